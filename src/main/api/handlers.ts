@@ -1,0 +1,57 @@
+import type { AppInfo, Notice, Settings, Transport } from '../../shared/contract'
+import { SettingsStore } from '../store/settings-store'
+import { ApiError } from './api-error'
+import type { Handlers } from './dispatch'
+import { EventHub } from './event-hub'
+
+/** What differs between the desktop app and `virtbench serve`. */
+export interface HostServices {
+  transport: Transport
+  dataDir: string
+  versions: AppInfo['versions']
+  /** Opens a vetted URL in the user's browser; absent where main has no desktop to open it on. */
+  openExternal?: (url: string) => Promise<void>
+  /** Called after settings change, e.g. so Electron can follow the chosen theme. */
+  onSettingsChanged?: (settings: Settings) => void
+}
+
+export interface Api {
+  handlers: Handlers
+  hub: EventHub
+  notify(level: Notice['level'], message: string): void
+}
+
+/** Builds the API handlers shared by the Electron IPC wiring, the bridge and the tests. */
+export function createApi(host: HostServices): Api {
+  const hub = new EventHub()
+  const notify = (level: Notice['level'], message: string): void =>
+    hub.emit('app:notice', { level, message, at: new Date().toISOString() })
+  const settings = new SettingsStore(host.dataDir, (problem) => notify('warning', problem))
+
+  const handlers: Handlers = {
+    'app:info': () => ({
+      name: 'VirtBench',
+      version: __APP_VERSION__,
+      platform: process.platform,
+      arch: process.arch,
+      versions: host.versions,
+      transport: host.transport,
+      dataDir: host.dataDir
+    }),
+    'settings:get': () => settings.get(),
+    'settings:update': async (patch) => {
+      const next = await settings.update(patch)
+      host.onSettingsChanged?.(next)
+      hub.emit('settings:changed', next)
+      return next
+    },
+    'shell:openExternal': async ({ url }) => {
+      if (!host.openExternal) {
+        throw new ApiError('unavailable', 'Opening links is done by the browser in this mode.')
+      }
+      await host.openExternal(url)
+      return { opened: true }
+    }
+  }
+  return { handlers, hub, notify }
+}

@@ -1,0 +1,88 @@
+import path from 'node:path'
+import { app, BrowserWindow, nativeTheme, shell } from 'electron'
+import { isSafeExternalUrl } from '../../shared/contract'
+import { createApi } from '../api/handlers'
+import { MIN_WINDOW } from '../window-bounds'
+import { wireIpc } from './ipc'
+import { hardenSession, hardenWebContents } from './security'
+import { WindowStateKeeper } from './window-state'
+
+/** The desktop app's entry point: one window over the same API the CLI serves. */
+const isDev = !app.isPackaged && Boolean(process.env.ELECTRON_RENDERER_URL)
+const rendererFile = path.join(__dirname, '../renderer/index.html')
+const rendererUrl = isDev ? process.env.ELECTRON_RENDERER_URL! : new URL(`file://${rendererFile}`).href
+
+if (!app.requestSingleInstanceLock()) app.quit()
+
+app.enableSandbox()
+hardenWebContents(rendererUrl)
+
+async function createWindow(): Promise<void> {
+  const dataDir = app.getPath('userData')
+  const api = createApi({
+    transport: 'ipc',
+    dataDir,
+    versions: { node: process.versions.node, electron: process.versions.electron, chrome: process.versions.chrome },
+    openExternal: async (url) => {
+      if (!isSafeExternalUrl(url)) throw new Error(`Refusing to open ${url}`)
+      await shell.openExternal(url)
+    },
+    onSettingsChanged: (settings) => {
+      nativeTheme.themeSource = settings.theme
+    }
+  })
+  nativeTheme.themeSource = (await api.handlers['settings:get'](undefined)).theme
+
+  const keeper = new WindowStateKeeper(dataDir)
+  const state = await keeper.restore()
+  const window = new BrowserWindow({
+    ...state,
+    minWidth: MIN_WINDOW.width,
+    minHeight: MIN_WINDOW.height,
+    show: false,
+    title: 'VirtBench',
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#15181d' : '#f6f7f9',
+    icon: path.join(__dirname, '../../resources/icon.png'),
+    autoHideMenuBar: true,
+    webPreferences: {
+      preload: path.join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      spellcheck: false
+    }
+  })
+  keeper.track(window)
+  const unwire = wireIpc(api, rendererUrl, () => BrowserWindow.getAllWindows())
+  window.on('closed', unwire)
+  window.once('ready-to-show', () => {
+    if (state.maximized) window.maximize()
+    window.show()
+  })
+  if (isDev) await window.loadURL(rendererUrl)
+  else await window.loadFile(rendererFile)
+}
+
+app.on('second-instance', () => {
+  const [window] = BrowserWindow.getAllWindows()
+  if (window) {
+    if (window.isMinimized()) window.restore()
+    window.focus()
+  }
+})
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
+
+void app.whenReady().then(async () => {
+  hardenSession(isDev)
+  await createWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) void createWindow()
+  })
+})

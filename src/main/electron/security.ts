@@ -1,0 +1,39 @@
+import { app, session, shell, type WebContents } from 'electron'
+import { isSafeExternalUrl } from '../../shared/contract'
+import { BRIDGE_CSP } from '../bridge/bridge-server'
+
+/**
+ * Locks down every web contents the app creates: no navigation away from the renderer, no new
+ * windows, no webviews, no permissions; links the user clicks open in their browser only when
+ * they are https:// or mailto:.
+ */
+export function hardenWebContents(rendererUrl: string): void {
+  app.on('web-contents-created', (_event, contents: WebContents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (url !== rendererUrl) event.preventDefault()
+    })
+    contents.on('will-redirect', (event) => event.preventDefault())
+    contents.on('will-attach-webview', (event) => event.preventDefault())
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isSafeExternalUrl(url)) void shell.openExternal(url)
+      return { action: 'deny' }
+    })
+  })
+}
+
+export function hardenSession(isDev: boolean): void {
+  const ses = session.defaultSession
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  ses.setPermissionCheckHandler(() => false)
+  // The page declares the same policy in a <meta> tag; the header also covers http (dev server).
+  // The dev server needs its own websocket and inline HMR preamble, so only dev relaxes it.
+  const csp = isDev
+    ? BRIDGE_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
+        "connect-src 'self'",
+        "connect-src 'self' ws://localhost:* ws://127.0.0.1:*"
+      )
+    : BRIDGE_CSP
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
+  })
+}

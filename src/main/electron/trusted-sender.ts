@@ -1,0 +1,17 @@
+/**
+ * Whether an IPC message comes from our own renderer page: the exact file the app loaded
+ * (production) or the dev server's origin (development). Anything else, such as a page that
+ * somehow got navigated to or an iframe, is refused.
+ */
+export function isTrustedRendererUrl(senderUrl: string, rendererUrl: string): boolean {
+  let sender: URL
+  let expected: URL
+  try {
+    sender = new URL(senderUrl)
+    expected = new URL(rendererUrl)
+  } catch {
+    return false
+  }
+  if (expected.protocol === 'file:') return sender.protocol === 'file:' && sender.pathname === expected.pathname
+  return sender.origin === expected.origin
+}

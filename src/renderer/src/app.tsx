@@ -1,0 +1,120 @@
+import { useEffect, type ReactElement } from 'react'
+import { Icon, type IconName } from './components/icons'
+import { ComparisonPage } from './features/comparison/comparison-page'
+import { HomePage } from './features/home/home-page'
+import { PresetsPage } from './features/presets/presets-page'
+import { RunsPage } from './features/runs/runs-page'
+import { SettingsPage } from './features/settings/settings-page'
+import { TargetsPage } from './features/targets/targets-page'
+import { useAppStore, type Page } from './store'
+
+const nav: { page: Page; label: string; icon: IconName }[] = [
+  { page: 'targets', label: 'Targets', icon: 'targets' },
+  { page: 'comparison', label: 'New comparison', icon: 'comparison' },
+  { page: 'runs', label: 'Runs', icon: 'runs' },
+  { page: 'presets', label: 'Presets', icon: 'presets' }
+]
+
+const pages: Record<Page, () => ReactElement> = {
+  home: HomePage,
+  targets: TargetsPage,
+  comparison: ComparisonPage,
+  runs: RunsPage,
+  presets: PresetsPage,
+  settings: SettingsPage
+}
+
+export function App(): ReactElement {
+  const page = useAppStore((s) => s.page)
+  const navigate = useAppStore((s) => s.navigate)
+  const theme = useAppStore((s) => s.settings?.theme ?? 'system')
+  const Current = pages[page]
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme
+  }, [theme])
+
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <button type="button" className="brand" onClick={() => navigate('home')} aria-current={page === 'home' ? 'page' : undefined}>
+          <span className="brand-mark" aria-hidden="true">
+            <Icon name="comparison" size={18} />
+          </span>
+          VirtBench
+        </button>
+        <ul>
+          {nav.map((item) => (
+            <li key={item.page}>
+              <button
+                type="button"
+                className="nav-item"
+                aria-current={page === item.page ? 'page' : undefined}
+                onClick={() => navigate(item.page)}
+              >
+                <Icon name={item.icon} />
+                {item.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="sidebar-foot">
+          <button
+            type="button"
+            className="nav-item"
+            aria-current={page === 'settings' ? 'page' : undefined}
+            onClick={() => navigate('settings')}
+          >
+            <Icon name="settings" />
+            Settings
+          </button>
+          <ConnectionStatus />
+        </div>
+      </nav>
+      <main className="content">
+        <Current />
+      </main>
+      <Notices />
+    </div>
+  )
+}
+
+function ConnectionStatus(): ReactElement {
+  const connection = useAppStore((s) => s.connection)
+  const info = useAppStore((s) => s.info)
+  const label =
+    connection === 'ipc'
+      ? 'Desktop'
+      : connection === 'open'
+        ? 'Connected to virtbench serve'
+        : connection === 'connecting'
+          ? 'Connecting…'
+          : 'Connection lost, retrying…'
+  return (
+    <div className="status" role="status">
+      <span className={`dot dot-${connection}`} aria-hidden="true" />
+      <span>
+        {label}
+        {info ? <span className="muted"> · v{info.version}</span> : null}
+      </span>
+    </div>
+  )
+}
+
+function Notices(): ReactElement | null {
+  const notices = useAppStore((s) => s.notices)
+  const dismiss = useAppStore((s) => s.dismissNotice)
+  if (notices.length === 0) return null
+  return (
+    <div className="notices" aria-live="polite">
+      {notices.map((n) => (
+        <div key={n.id} className={`notice notice-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
+          <span>{n.message}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  )
+}

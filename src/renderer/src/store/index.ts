@@ -1,0 +1,79 @@
+import { create, type StateCreator } from 'zustand'
+import type { AppInfo, Notice, Settings, Theme, VirtbenchApi } from '../../../shared/contract'
+import type { ConnectionState } from '../api/bridge-client'
+
+export type Page = 'home' | 'targets' | 'comparison' | 'runs' | 'presets' | 'settings'
+
+export interface NavigationSlice {
+  page: Page
+  navigate: (page: Page) => void
+}
+
+export interface ConnectionSlice {
+  api: VirtbenchApi | undefined
+  connection: ConnectionState | 'ipc'
+  info: AppInfo | undefined
+  notices: (Notice & { id: number })[]
+  setConnection: (state: ConnectionState | 'ipc') => void
+  connect: (api: VirtbenchApi) => Promise<void>
+  addNotice: (notice: Notice) => void
+  dismissNotice: (id: number) => void
+}
+
+export interface SettingsSlice {
+  settings: Settings | undefined
+  setTheme: (theme: Theme) => Promise<void>
+}
+
+export type AppState = NavigationSlice & ConnectionSlice & SettingsSlice
+
+export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSlice> = (set) => ({
+  page: 'home',
+  navigate: (page) => set({ page })
+})
+
+let noticeId = 0
+
+export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSlice> = (set, get) => ({
+  api: undefined,
+  connection: 'connecting',
+  info: undefined,
+  notices: [],
+  setConnection: (connection) => set({ connection }),
+  connect: async (api) => {
+    set({ api })
+    api.on('app:notice', (notice) => get().addNotice(notice))
+    api.on('settings:changed', (settings) => set({ settings }))
+    try {
+      const [info, settings] = await Promise.all([api.invoke('app:info'), api.invoke('settings:get')])
+      set({ info, settings })
+    } catch (error) {
+      get().addNotice({ level: 'error', message: errorText(error), at: new Date().toISOString() })
+    }
+  },
+  addNotice: (notice) => set((s) => ({ notices: [...s.notices.slice(-4), { ...notice, id: ++noticeId }] })),
+  dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) }))
+})
+
+export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set, get) => ({
+  settings: undefined,
+  setTheme: async (theme) => {
+    const api = get().api
+    if (!api) return
+    try {
+      set({ settings: await api.invoke('settings:update', { theme }) })
+    } catch (error) {
+      get().addNotice({ level: 'error', message: errorText(error), at: new Date().toISOString() })
+    }
+  }
+})
+
+export const useAppStore = create<AppState>()((...a) => ({
+  ...createNavigationSlice(...a),
+  ...createConnectionSlice(...a),
+  ...createSettingsSlice(...a)
+}))
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,24 @@
+/**
+ * The names of every channel between the renderer and main. Kept free of zod so the sandboxed
+ * preload can import it cheaply; `contract.ts` attaches a schema to each name and the compiler
+ * checks that the two lists agree.
+ */
+export const INVOKE_CHANNELS = [
+  'app:info',
+  'settings:get',
+  'settings:update',
+  'shell:openExternal'
+] as const
+
+export const EVENT_CHANNELS = ['settings:changed', 'app:notice'] as const
+
+export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
+export type EventChannel = (typeof EVENT_CHANNELS)[number]
+
+export function isInvokeChannel(value: unknown): value is InvokeChannel {
+  return typeof value === 'string' && (INVOKE_CHANNELS as readonly string[]).includes(value)
+}
+
+export function isEventChannel(value: unknown): value is EventChannel {
+  return typeof value === 'string' && (EVENT_CHANNELS as readonly string[]).includes(value)
+}
