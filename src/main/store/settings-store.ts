@@ -8,6 +8,7 @@ export const DEFAULT_SETTINGS: Settings = { theme: 'system' }
 export class SettingsStore {
   private readonly doc: JsonDocument<Settings>
   private current: Settings | undefined
+  private loading: Promise<Settings> | undefined
   private pending: Promise<unknown> = Promise.resolve()
 
   constructor(dataDir: string, private readonly onProblem: (message: string) => void = () => {}) {
@@ -20,13 +21,17 @@ export class SettingsStore {
     })
   }
 
+  /** The first call reads the file; concurrent first calls share that one read. */
   async get(): Promise<Settings> {
-    if (!this.current) {
-      const { data, problem } = await this.doc.load()
+    if (this.current) return this.current
+    this.loading ??= this.doc.load().then(({ data, problem }) => {
       if (problem) this.onProblem(problem)
       this.current ??= data
-    }
-    return this.current
+      return this.current
+    })
+    // A failed read (permissions, I/O) is reported to this caller and retried by the next one.
+    this.loading.catch(() => (this.loading = undefined))
+    return this.loading
   }
 
   /** Applies a patch and saves; concurrent updates are serialised so none is lost. */
