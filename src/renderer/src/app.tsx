@@ -38,9 +38,7 @@ export function App(): ReactElement {
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
         <button type="button" className="brand" onClick={() => navigate('home')} aria-current={page === 'home' ? 'page' : undefined}>
-          <span className="brand-mark" aria-hidden="true">
-            <Icon name="comparison" size={18} />
-          </span>
+          <img className="brand-mark" src="./favicon.png" alt="" width={28} height={28} />
           VirtBench
         </button>
         <ul>
