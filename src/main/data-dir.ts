@@ -18,5 +18,7 @@ export function defaultDataDir(
     return path.win32.join(env.APPDATA || path.win32.join(home, 'AppData', 'Roaming'), APP_DIR_NAME)
   }
   if (platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support', APP_DIR_NAME)
-  return path.posix.join(env.XDG_CONFIG_HOME || path.posix.join(home, '.config'), APP_DIR_NAME)
+  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  const xdg = env.XDG_CONFIG_HOME && path.posix.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined
+  return path.posix.join(xdg ?? path.posix.join(home, '.config'), APP_DIR_NAME)
 }

@@ -12,6 +12,9 @@ export function isTrustedRendererUrl(senderUrl: string, rendererUrl: string): bo
   } catch {
     return false
   }
-  if (expected.protocol === 'file:') return sender.protocol === 'file:' && sender.pathname === expected.pathname
+  if (expected.protocol === 'file:') {
+    // The host matters too: file://server/share/... is a network share on Windows, not our file.
+    return sender.protocol === 'file:' && sender.host === expected.host && sender.pathname === expected.pathname
+  }
   return sender.origin === expected.origin
 }

@@ -89,14 +89,15 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
   const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
   const handle = await fs.open(temp, 'wx', 0o600)
   try {
-    await handle.writeFile(content, 'utf8')
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  try {
+    try {
+      await handle.writeFile(content, 'utf8')
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
     await fs.rename(temp, file)
   } catch (error) {
+    // A full disk or a failed rename leaves the old document as it was, and no temp file behind.
     await fs.rm(temp, { force: true })
     throw error
   }

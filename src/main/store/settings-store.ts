@@ -24,13 +24,18 @@ export class SettingsStore {
   /** The first call reads the file; concurrent first calls share that one read. */
   async get(): Promise<Settings> {
     if (this.current) return this.current
-    this.loading ??= this.doc.load().then(({ data, problem }) => {
-      if (problem) this.onProblem(problem)
-      this.current ??= data
-      return this.current
-    })
-    // A failed read (permissions, I/O) is reported to this caller and retried by the next one.
-    this.loading.catch(() => (this.loading = undefined))
+    if (!this.loading) {
+      const loading = this.doc.load().then(({ data, problem }) => {
+        if (problem) this.onProblem(problem)
+        this.current ??= data
+        return this.current
+      })
+      // A failed read (permissions, I/O) is reported to its callers and retried by the next one.
+      loading.catch(() => {
+        if (this.loading === loading) this.loading = undefined
+      })
+      this.loading = loading
+    }
     return this.loading
   }
 

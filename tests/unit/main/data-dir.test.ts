@@ -29,6 +29,10 @@ describe('defaultDataDir', () => {
     expect(defaultDataDir({ XDG_CONFIG_HOME: '' }, 'linux', '/home/ada')).toBe('/home/ada/.config/VirtBench')
   })
 
+  it('ignores a relative XDG_CONFIG_HOME, as the XDG spec requires', () => {
+    expect(defaultDataDir({ XDG_CONFIG_HOME: 'config' }, 'linux', '/home/ada')).toBe('/home/ada/.config/VirtBench')
+  })
+
   it('uses XDG_CONFIG_HOME on Linux when set', () => {
     expect(defaultDataDir({ XDG_CONFIG_HOME: '/data/ada/config' }, 'linux', '/home/ada')).toBe('/data/ada/config/VirtBench')
   })

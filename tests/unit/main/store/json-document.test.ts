@@ -147,6 +147,15 @@ describe('writeFileAtomic', () => {
     expect(await fs.readdir(dir)).toEqual(['out.txt'])
   })
 
+  it('removes its temp file when the write cannot complete, and leaves what was there', async () => {
+    const file = path.join(dir, 'taken')
+    await fs.mkdir(file)
+    await fs.writeFile(path.join(file, 'inside.txt'), 'kept')
+    await expect(writeFileAtomic(file, 'new')).rejects.toThrow(/EISDIR|ENOTEMPTY|EEXIST|EPERM/)
+    expect(await fs.readdir(dir)).toEqual(['taken'])
+    expect(await fs.readFile(path.join(file, 'inside.txt'), 'utf8')).toBe('kept')
+  })
+
   it('creates missing parent directories', async () => {
     const file = path.join(dir, 'x', 'y', 'z', 'out.txt')
     await writeFileAtomic(file, 'nested')
