@@ -12,7 +12,9 @@ const isDev = !app.isPackaged && Boolean(process.env.ELECTRON_RENDERER_URL)
 const rendererFile = path.join(__dirname, '../renderer/index.html')
 const rendererUrl = isDev ? process.env.ELECTRON_RENDERER_URL! : new URL(`file://${rendererFile}`).href
 
-if (!app.requestSingleInstanceLock()) app.quit()
+// A second launch hands over to the running window (see 'second-instance') and exits.
+const isPrimaryInstance = app.requestSingleInstanceLock()
+if (!isPrimaryInstance) app.quit()
 
 app.enableSandbox()
 hardenWebContents(rendererUrl)
@@ -80,6 +82,7 @@ app.on('window-all-closed', () => {
 })
 
 void app.whenReady().then(async () => {
+  if (!isPrimaryInstance) return
   hardenSession(isDev)
   await createWindow()
   app.on('activate', () => {
