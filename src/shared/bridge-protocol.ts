@@ -9,7 +9,6 @@ import { EVENT_CHANNELS } from './channels'
 export const BRIDGE_PROTOCOL = 'virtbench.v1'
 export const BRIDGE_TOKEN_PREFIX = 'virtbench.token.'
 export const BRIDGE_PATH = '/api'
-export const TOKEN_PATTERN = /^[0-9a-f]{64}$/
 
 export const ClientMessage = z.object({
   type: z.literal('invoke'),
