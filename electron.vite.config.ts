@@ -2,9 +2,18 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+import { contentSecurityPolicy } from './src/shared/csp'
 
 const pkg = JSON.parse(readFileSync(resolve(__dirname, 'package.json'), 'utf8')) as { version: string }
 const define = { __APP_VERSION__: JSON.stringify(pkg.version) }
+
+/** Writes the one policy of src/shared/csp.ts into index.html's <meta> tag. */
+const cspMeta: Plugin = {
+  name: 'virtbench-csp-meta',
+  transformIndexHtml: (html, context) =>
+    html.replace('__VIRTBENCH_CSP__', contentSecurityPolicy({ meta: true, dev: Boolean(context.server) }))
+}
 
 export default defineConfig({
   main: {
@@ -29,7 +38,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     define,
-    plugins: [react()],
+    plugins: [react(), cspMeta],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api/dispatch'
 import { createApi, type Api } from '../../src/main/api/handlers'
 import { startBridge, type Bridge } from '../../src/main/bridge/bridge-server'
+import { contentSecurityPolicy } from '../../src/shared/csp'
 import { RENDERER_DIR } from '../harness/paths'
 import { connectBridge } from '../harness/ws-client'
 
@@ -103,8 +104,12 @@ describe('the serve bridge (in process)', () => {
     const index = await get(`${origin}/`)
     expect(index.status).toBe(200)
     expect(index.headers['content-type']).toBe('text/html; charset=utf-8')
-    expect(index.headers['content-security-policy']).toContain("script-src 'self'")
+    expect(index.headers['content-security-policy']).toBe(contentSecurityPolicy())
+    expect(index.headers['content-security-policy']).toContain("script-src 'self';")
     expect(index.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+    // The built page carries the same policy in its <meta> tag, minus the header-only directive.
+    expect(index.body).toContain(`content="${contentSecurityPolicy({ meta: true })}"`)
+    expect(contentSecurityPolicy({ meta: true })).not.toContain('frame-ancestors')
     expect(index.headers['x-content-type-options']).toBe('nosniff')
     expect(index.body).toContain('<div id="root"></div>')
     expect((await get(`${origin}/../package.json`)).status).toBe(404)

@@ -10,24 +10,11 @@ import {
   ClientMessage,
   type ServerMessage
 } from '../../shared/bridge-protocol'
+import { contentSecurityPolicy } from '../../shared/csp'
 import { dispatch } from '../api/dispatch'
 import type { Api } from '../api/handlers'
 import { loopbackBindAddress } from './loopback'
 import { readStaticFile } from './static-files'
-
-/** The same policy the renderer's index.html declares, plus what only a header can say. */
-export const BRIDGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'"
-].join('; ')
 
 const MAX_MESSAGE_BYTES = 1024 * 1024
 
@@ -80,7 +67,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     res.setHeader('Content-Type', file.contentType)
     res.setHeader('Cache-Control', 'no-store')
     if (file.contentType.startsWith('text/html')) {
-      res.setHeader('Content-Security-Policy', BRIDGE_CSP)
+      res.setHeader('Content-Security-Policy', contentSecurityPolicy())
       res.setHeader('X-Frame-Options', 'DENY')
     }
     res.end(req.method === 'HEAD' ? undefined : file.body)

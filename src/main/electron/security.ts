@@ -1,6 +1,6 @@
 import { app, session, shell, type WebContents } from 'electron'
 import { isSafeExternalUrl } from '../../shared/contract'
-import { BRIDGE_CSP } from '../bridge/bridge-server'
+import { contentSecurityPolicy } from '../../shared/csp'
 
 /**
  * Locks down every web contents the app creates: no navigation away from the renderer, no new
@@ -25,14 +25,9 @@ export function hardenSession(isDev: boolean): void {
   const ses = session.defaultSession
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   ses.setPermissionCheckHandler(() => false)
-  // The page declares the same policy in a <meta> tag; the header also covers http (dev server).
-  // The dev server needs its own websocket and inline HMR preamble, so only dev relaxes it.
-  const csp = isDev
-    ? BRIDGE_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
-        "connect-src 'self'",
-        "connect-src 'self' ws://localhost:* ws://127.0.0.1:*"
-      )
-    : BRIDGE_CSP
+  // The page declares the same policy in a <meta> tag; the header also covers http (dev server),
+  // where Vite's HMR needs its inline preamble and websocket.
+  const csp = contentSecurityPolicy({ dev: isDev })
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
   })
