@@ -1,0 +1,23 @@
+import type { BenchmarkTool } from '../types'
+import { mbwInstall } from './install'
+import { mbwMetrics } from './metrics'
+import { mbwDefaults, mbwParamsSchema, type MbwParams } from './params'
+import { parse } from './parse'
+import { estimateSeconds, plan } from './plan'
+
+export const mbwTool: BenchmarkTool<MbwParams> = {
+  id: 'mbw',
+  name: 'mbw',
+  categories: ['memory'],
+  description:
+    'Memory copy bandwidth seen by a user program, with memcpy(), a plain copy loop and memcpy() in fixed blocks, averaged over several runs: `mbw 512` as in study 001.',
+  params: mbwParamsSchema,
+  defaults: mbwDefaults,
+  windows: false,
+  needsPeer: false,
+  plan,
+  parse,
+  estimateSeconds,
+  metrics: mbwMetrics,
+  install: mbwInstall
+}

@@ -1,0 +1,23 @@
+import type { BenchmarkTool } from '../types'
+import { sysbenchInstall } from './install'
+import { sysbenchMetrics } from './metrics'
+import { sysbenchDefaults, sysbenchParamsSchema, type SysbenchParams } from './params'
+import { parse } from './parse'
+import { estimateSeconds, plan } from './plan'
+
+export const sysbenchTool: BenchmarkTool<SysbenchParams> = {
+  id: 'sysbench',
+  name: 'sysbench',
+  categories: ['cpu', 'memory', 'storage'],
+  description:
+    "sysbench 1.0's built-in tests: cpu (prime numbers, events per second), memory (block reads or writes, transfer rate) and fileio (file I/O in the work directory with prepare, run and cleanup steps), each with its latency summary.",
+  params: sysbenchParamsSchema,
+  defaults: sysbenchDefaults,
+  windows: false,
+  needsPeer: false,
+  plan,
+  parse,
+  estimateSeconds,
+  metrics: sysbenchMetrics,
+  install: sysbenchInstall
+}
