@@ -1,0 +1,23 @@
+import type { BenchmarkTool } from '../types'
+import { bonnieInstall } from './install'
+import { bonnieMetrics } from './metrics'
+import { bonnieParamsSchema, type BonnieParams } from './params'
+import { parse } from './parse'
+import { estimateSeconds, plan } from './plan'
+
+export const bonnieTool: BenchmarkTool<BonnieParams> = {
+  id: 'bonnie',
+  name: 'bonnie++',
+  categories: ['storage'],
+  description:
+    'File system benchmark: sequential writes and reads per character and per block, rewrite, random seeks, and file creation, stat and deletion rates, with CPU use and worst latency of each.',
+  params: bonnieParamsSchema,
+  defaults: bonnieParamsSchema.parse({}),
+  windows: false,
+  needsPeer: false,
+  plan,
+  parse,
+  estimateSeconds,
+  metrics: bonnieMetrics,
+  install: bonnieInstall
+}

@@ -1,0 +1,23 @@
+import type { BenchmarkTool } from '../types'
+import { iozoneInstall } from './install'
+import { iozoneMetrics } from './metrics'
+import { iozoneParamsSchema, type IozoneParams } from './params'
+import { parse } from './parse'
+import { estimateSeconds, plan } from './plan'
+
+export const iozoneTool: BenchmarkTool<IozoneParams> = {
+  id: 'iozone',
+  name: 'IOzone',
+  categories: ['storage'],
+  description:
+    'File system benchmark: write, rewrite, read, reread, random, backward, strided and stdio (fwrite/fread) throughput for every file size and record size of its auto mode.',
+  params: iozoneParamsSchema,
+  defaults: iozoneParamsSchema.parse({}),
+  windows: false,
+  needsPeer: false,
+  plan,
+  parse,
+  estimateSeconds,
+  metrics: iozoneMetrics,
+  install: iozoneInstall
+}

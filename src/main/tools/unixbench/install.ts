@@ -1,0 +1,25 @@
+import type { InstallRecipe } from '../types'
+
+const THEN = 'Build dependencies of UnixBench; then build UnixBench itself with the source recipe.'
+
+/** UnixBench is not packaged; these are what its make and Run need (a C compiler, make, perl with Time::HiRes). */
+export const unixbenchInstall: readonly InstallRecipe[] = [
+  { kind: 'package', manager: 'apt', packages: ['git', 'make', 'gcc', 'perl'], note: `${THEN} Time::HiRes is part of Debian's perl.` },
+  { kind: 'package', manager: 'dnf', packages: ['git', 'make', 'gcc', 'perl', 'perl-Time-HiRes'], note: THEN },
+  {
+    kind: 'package',
+    manager: 'yum',
+    packages: ['git', 'make', 'gcc', 'autoconf', 'gcc-c++', 'time', 'perl-Time-HiRes'],
+    note: `${THEN} The list of study 001 (CentOS), plus make.`
+  },
+  { kind: 'package', manager: 'zypper', packages: ['git', 'make', 'gcc', 'perl'], note: `${THEN} Time::HiRes is part of openSUSE's perl.` },
+  { kind: 'package', manager: 'apk', packages: ['git', 'make', 'gcc', 'musl-dev', 'perl'], note: `${THEN} Not tried on Alpine (musl).` },
+  {
+    kind: 'source',
+    os: 'linux',
+    commands: ['git clone https://github.com/kdlucas/byte-unixbench.git "$HOME/byte-unixbench"', 'make -C "$HOME/byte-unixbench/UnixBench"'],
+    note:
+      'BYTE UNIX Benchmarks from GitHub into ~/byte-unixbench (the default UnixBench folder of the plan). ./Run also runs make itself. ' +
+      'The default build uses -march=native, so build it on the machine that runs it.'
+  }
+]

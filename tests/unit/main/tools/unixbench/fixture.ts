@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { StepOutput } from '../../../../../src/main/tools/types'
+
+const DIR = join(__dirname, '../../../../fixtures/tools/unixbench')
+
+/** A captured UnixBench run: its stdout, stderr and exit status. */
+export function fixture(name: string): StepOutput {
+  const read = (ext: string) => readFileSync(join(DIR, `${name}.${ext}`), 'utf8')
+  return { stdout: read('stdout'), stderr: read('stderr'), exitCode: Number(read('exit').trim()) }
+}
+
+/** Another file of a fixture run, like the results file UnixBench wrote (`report.txt`). */
+export function fixtureFile(file: string): string {
+  return readFileSync(join(DIR, file), 'utf8')
+}
