@@ -55,6 +55,8 @@ export interface RemoteStep {
   okExitCodes: readonly number[]
   /** Runs until the steps after it have ended, then is stopped (servers). */
   background?: boolean
+  /** For a background step: the steps after it start once its output matches this (a server's "listening" line). */
+  readyPattern?: RegExp
   /** Whether this step's output is what `parse()` reads. Exactly one step per plan is measured. */
   measured?: boolean
   /** Needs root (raw devices, dropping caches). */
@@ -115,3 +117,10 @@ export interface BenchmarkTool<P = unknown> {
   metrics: readonly MetricDef[]
   install: readonly InstallRecipe[]
 }
+
+/**
+ * A tool of any parameter type, as the registry holds them. Callers validate raw params with
+ * `tool.params.parse()` before `plan()`, so the loose type never meets unchecked data.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyBenchmarkTool = BenchmarkTool<any>
