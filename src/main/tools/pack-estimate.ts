@@ -1,0 +1,28 @@
+import { packTests, type Pack, type PackForm } from './packs'
+import { TOOLS } from './registry'
+
+export interface PackEstimate {
+  /** Seconds for one target, all tests and repetitions. */
+  seconds: number
+  tests: { id: string; seconds: number }[]
+}
+
+/** How long a pack takes on one target, from each tool's own estimate times its repetitions. */
+export function estimatePack(pack: Pack, form: PackForm): PackEstimate {
+  const tests = packTests(pack, form).map((test) => {
+    const tool = TOOLS[test.tool]
+    const seconds = tool.estimateSeconds(tool.params.parse(test.params)) * (test.repetitions ?? 1)
+    return { id: test.id, seconds }
+  })
+  return { seconds: tests.reduce((sum, t) => sum + t.seconds, 0), tests }
+}
+
+/** "about 14 min", "about 18 h 23 min", "about 40 s". */
+export function formatDuration(seconds: number): string {
+  if (seconds < 90) return `about ${Math.max(1, Math.round(seconds))} s`
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 90) return `about ${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  const rest = minutes % 60
+  return `about ${hours} h${rest ? ` ${rest} min` : ''}`
+}
