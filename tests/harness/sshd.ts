@@ -60,6 +60,13 @@ export interface SshdServer {
   logs(): string
   /** Terminates sshd (and its descendants), waits for exit, removes `dir`. Idempotent. */
   stop(): Promise<void>
+  /**
+   * Kills sshd and everything it started at once with SIGKILL, as a crash would: connections
+   * drop without any goodbye. Keys, config and port are kept for restart().
+   */
+  crash(): Promise<void>
+  /** Starts sshd again on the same port with the same keys and config (crashing it first if it runs). */
+  restart(): Promise<void>
 }
 
 export interface SshExecResult {
@@ -416,6 +423,28 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdServer> 
     if (password !== undefined) await buildShadowCopy(username, password, shadowPath)
 
     const timeoutMs = options.startTimeoutMs ?? 10_000
+    const launchCommand = (): [string, string[]] => {
+      const sshdArgs = ['-D', '-e', '-f', configPath]
+      return password !== undefined
+        ? [
+            unshareBin as string,
+            [
+              '--mount',
+              '--propagation',
+              'private',
+              '--',
+              '/bin/sh',
+              '-c',
+              '"$1" --bind "$2" /etc/shadow && shift 2 && exec "$@"',
+              'sh',
+              mountBin as string,
+              shadowPath,
+              SSHD_PATH,
+              ...sshdArgs
+            ]
+          ]
+        : [SSHD_PATH, sshdArgs]
+    }
     let launched: Launched | undefined
     let port = 0
     for (let attempt = 1; launched === undefined; attempt++) {
@@ -423,27 +452,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdServer> 
       await writeFile(configPath, buildConfig({ dir, port, username, isRoot, options }))
       await writeFile(logPath, '')
       await rm(pidFile, { force: true })
-      const sshdArgs = ['-D', '-e', '-f', configPath]
-      const [cmd, args] =
-        password !== undefined
-          ? [
-              unshareBin as string,
-              [
-                '--mount',
-                '--propagation',
-                'private',
-                '--',
-                '/bin/sh',
-                '-c',
-                '"$1" --bind "$2" /etc/shadow && shift 2 && exec "$@"',
-                'sh',
-                mountBin as string,
-                shadowPath,
-                SSHD_PATH,
-                ...sshdArgs
-              ]
-            ]
-          : [SSHD_PATH, sshdArgs]
+      const [cmd, args] = launchCommand()
       try {
         launched = await launch(cmd, args, port, pidFile, logPath, timeoutMs)
       } catch (err) {
@@ -452,13 +461,15 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdServer> 
       }
     }
 
-    const { child, pid, exited, logs } = launched
-    live.set(pid, child)
+    // `current` changes when crash() and restart() replace the sshd process
+    let current = launched
+    live.set(current.pid, current.child)
     installExitHook()
 
     let stopping: Promise<void> | undefined
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
+        const { child, pid, exited } = current
         const tree = descendants(pid)
         child.kill('SIGTERM')
         for (const p of tree) signal(p, 'SIGTERM')
@@ -474,6 +485,27 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdServer> 
       return stopping
     }
 
+    const crash = async (): Promise<void> => {
+      if (stopping) throw new Error('crash(): the server was stopped')
+      const { child, pid, exited } = current
+      const tree = descendants(pid)
+      child.kill('SIGKILL')
+      for (const p of tree) signal(p, 'SIGKILL')
+      await exited
+      live.delete(pid)
+      const deadline = Date.now() + 3000
+      while (tree.some((p) => !isGone(p)) && Date.now() < deadline) await sleep(10)
+    }
+
+    const restart = async (): Promise<void> => {
+      if (stopping) throw new Error('restart(): the server was stopped')
+      if (!isGone(current.pid)) await crash()
+      const [cmd, args] = launchCommand()
+      await rm(pidFile, { force: true })
+      current = await launch(cmd, args, port, pidFile, logPath, timeoutMs)
+      live.set(current.pid, current.child)
+    }
+
     return {
       host: '127.0.0.1',
       port,
@@ -486,9 +518,13 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdServer> 
       dir,
       configPath,
       logPath,
-      pid,
-      logs,
-      stop
+      get pid() {
+        return current.pid
+      },
+      logs: () => current.logs(),
+      stop,
+      crash,
+      restart
     }
   } catch (err) {
     await rm(dir, { recursive: true, force: true })

@@ -1,0 +1,150 @@
+/**
+ * One command on one ssh2 channel: opens it, sends stdin, drains both streams through the
+ * preamble filters into the sinks, and reports how the channel ended. Knows nothing of
+ * reconnecting, queueing or cancelling; session.ts does that.
+ */
+import type { Client, ClientChannel } from 'ssh2'
+import { PreambleFilter, type StreamSink } from './output'
+import { parseProcessIds, stderrMarker, stdoutMarker, type ProcessIds } from './remote-command'
+
+export interface ChannelEnd {
+  exitCode: number | null
+  /** Signal name without SIG ('TERM'), from the server's exit-signal message. */
+  signal: string | null
+  /** The channel closed without exit-status or exit-signal (the connection dropped, or we closed it). */
+  noStatus: boolean
+}
+
+export interface RunningChannel {
+  /** The command's pid and process group, once its marker arrived; undefined if it never did. */
+  processIds: Promise<ProcessIds | undefined>
+  /** Settles when both streams ended and the channel closed. Never rejects. */
+  ended: Promise<ChannelEnd>
+  /** Sends a signal request (OpenSSH signals the session's process group). Best effort. */
+  signal(name: string): void
+  /** Closes the channel from our side. */
+  close(): void
+}
+
+export interface ChannelCommand {
+  /** The command line for the target's login shell. */
+  command: string
+  /** Bytes for stdin (stdin is closed after them, or at once when empty). */
+  stdin: Buffer
+  /** Marker nonce of the wrapper; absent for raw commands (no preamble filtering). */
+  nonce?: string
+  stdout: StreamSink
+  stderr: StreamSink
+}
+
+/** Opens a session channel and runs `command`; rejects only when the channel cannot be opened. */
+export function openExecChannel(client: Client, cmd: ChannelCommand): Promise<RunningChannel> {
+  return new Promise((resolve, reject) => {
+    try {
+      client.exec(cmd.command, (err, channel) => {
+        if (err) reject(err)
+        else resolve(runOnChannel(channel, cmd))
+      })
+    } catch (err) {
+      reject(err)
+    }
+  })
+}
+
+function runOnChannel(channel: ClientChannel, cmd: ChannelCommand): RunningChannel {
+  let resolveIds: (ids: ProcessIds | undefined) => void = () => undefined
+  const processIds = new Promise<ProcessIds | undefined>((resolve) => (resolveIds = resolve))
+
+  const outFilter = cmd.nonce === undefined ? undefined : new PreambleFilter(stdoutMarker(cmd.nonce))
+  const errFilter =
+    cmd.nonce === undefined ? undefined : new PreambleFilter(stderrMarker(cmd.nonce), (rest) => resolveIds(parseProcessIds(rest)))
+  if (errFilter === undefined) resolveIds(undefined)
+
+  const ended = new Promise<ChannelEnd>((resolve) => {
+    let exitCode: number | null = null
+    let signal: string | null = null
+    let gotStatus = false
+    let closed = false
+    let stdoutEnded = false
+    let stderrEnded = false
+
+    const settle = (): void => {
+      if (!closed || !stdoutEnded || !stderrEnded) return
+      resolveIds(undefined)
+      resolve({ exitCode, signal, noStatus: !gotStatus })
+    }
+
+    const deliver = (stream: NodeJS.ReadableStream, sink: StreamSink, bytes: Buffer): void => {
+      if (bytes.length === 0) return
+      const wait = sink.push(bytes)
+      if (wait !== undefined) {
+        stream.pause()
+        wait.then(
+          () => stream.resume(),
+          () => stream.resume()
+        )
+      }
+    }
+
+    channel.on('data', (chunk: Buffer) => deliver(channel, cmd.stdout, outFilter ? outFilter.write(chunk) : chunk))
+    channel.stderr.on('data', (chunk: Buffer) =>
+      deliver(channel.stderr, cmd.stderr, errFilter ? errFilter.write(chunk) : chunk)
+    )
+    channel.on('end', () => {
+      if (outFilter) deliver(channel, cmd.stdout, outFilter.end())
+      stdoutEnded = true
+      settle()
+    })
+    channel.stderr.on('end', () => {
+      if (errFilter) deliver(channel.stderr, cmd.stderr, errFilter.end())
+      stderrEnded = true
+      settle()
+    })
+    channel.on('exit', (code: number | null, sig?: string) => {
+      gotStatus = true
+      if (typeof code === 'number') exitCode = code
+      else if (typeof sig === 'string') signal = sig.replace(/^SIG/, '')
+    })
+    channel.on('close', () => {
+      closed = true
+      // a channel torn down with the connection may never emit 'end' on its streams
+      if (!channel.readable) stdoutEnded = true
+      if (!channel.stderr.readable) stderrEnded = true
+      settle()
+    })
+    channel.on('error', () => undefined)
+  })
+
+  if (cmd.stdin.length > 0) channel.end(cmd.stdin)
+  else channel.end()
+
+  return {
+    processIds,
+    ended,
+    signal: (name) => {
+      try {
+        channel.signal(name)
+      } catch {
+        // channel already gone
+      }
+    },
+    close: () => {
+      try {
+        channel.close()
+      } catch {
+        // already closed
+      }
+    }
+  }
+}
+
+/** Runs a raw command (no wrapper) and collects its output; for probes and control commands. */
+export async function execRaw(
+  client: Client,
+  command: string,
+  stdin: Buffer,
+  sinks: { stdout: StreamSink; stderr: StreamSink }
+): Promise<ChannelEnd> {
+  const running = await openExecChannel(client, { command, stdin, ...sinks })
+  return running.ended
+}
