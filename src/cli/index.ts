@@ -10,7 +10,8 @@ runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
-  interrupted
+  interrupted,
+  ...(process.stdin.isTTY && process.stderr.isTTY ? { terminal: { input: process.stdin, output: process.stderr } } : {})
 }).then(
   (code) => process.exit(code),
   (error: unknown) => {

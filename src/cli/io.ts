@@ -1,3 +1,6 @@
+import type { Writable } from 'node:stream'
+import type { PromptInput } from '../main/ssh/secrets'
+
 /** Where a command writes; the tests pass their own to read what a user would see. */
 export interface CliIo {
   stdout: (text: string) => void
@@ -5,6 +8,10 @@ export interface CliIo {
   env: NodeJS.ProcessEnv
   /** Resolves when the user asks the command to stop (Ctrl+C, SIGTERM). */
   interrupted: Promise<string>
+  /** All of standard input ('-' arguments); tests pass their own. */
+  readStdin?: () => Promise<Buffer>
+  /** The terminal to ask questions on (secrets, host keys); absent when stdin is not a TTY. */
+  terminal?: { input: PromptInput; output: Writable }
 }
 
 export interface CliCommand {

@@ -7,10 +7,24 @@ export const INVOKE_CHANNELS = [
   'app:info',
   'settings:get',
   'settings:update',
-  'shell:openExternal'
+  'shell:openExternal',
+  'targets:list',
+  'targets:add',
+  'targets:update',
+  'targets:remove',
+  'targets:importPreview',
+  'targets:import',
+  'targets:test',
+  'hostkey:decide'
 ] as const
 
-export const EVENT_CHANNELS = ['settings:changed', 'app:notice'] as const
+export const EVENT_CHANNELS = [
+  'settings:changed',
+  'app:notice',
+  'targets:changed',
+  'targets:testProgress',
+  'hostkey:question'
+] as const
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
 export type EventChannel = (typeof EVENT_CHANNELS)[number]

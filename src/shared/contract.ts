@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { EventChannel, InvokeChannel } from './channels'
+import { targetsEventContract, targetsInvokeContract } from './targets-contract'
 
 /**
  * The one API contract between the renderer and main. Every invoke channel has a request and a
@@ -76,12 +77,14 @@ export const invokeContract = {
   'shell:openExternal': {
     request: z.object({ url: ExternalUrl }).strict(),
     response: z.object({ opened: z.boolean() })
-  }
+  },
+  ...targetsInvokeContract
 } satisfies Record<InvokeChannel, { request: z.ZodType; response: z.ZodType }>
 
 export const eventContract = {
   'settings:changed': Settings,
-  'app:notice': Notice
+  'app:notice': Notice,
+  ...targetsEventContract
 } satisfies Record<EventChannel, z.ZodType>
 
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeContract)[C]['request']>

@@ -1,8 +1,12 @@
 import type { AppInfo, Notice, Settings, Transport } from '../../shared/contract'
+import { MemorySecretStore, type SecretStore } from '../ssh/secrets'
+import { openLocalSession } from '../ssh/open-local'
 import { SettingsStore } from '../store/settings-store'
 import { ApiError } from './api-error'
 import type { Handlers } from './dispatch'
 import { EventHub } from './event-hub'
+import type { HostKeyDecisions } from './host-key-decisions'
+import { createTargetsHandlers } from './targets-handlers'
 
 /** What differs between the desktop app and `virtbench serve`. */
 export interface HostServices {
@@ -13,12 +17,17 @@ export interface HostServices {
   openExternal?: (url: string) => Promise<void>
   /** Called after settings change, e.g. so Electron can follow the chosen theme. */
   onSettingsChanged?: (settings: Settings) => void
+  /** Where passwords and passphrases are kept: the OS keychain in the app; memory in `serve`. */
+  secrets?: SecretStore
+  /** The user's home, for ~/.ssh/config and ~/.ssh/known_hosts (default: os.homedir()). */
+  homeDir?: string
 }
 
 export interface Api {
   handlers: Handlers
   hub: EventHub
   notify(level: Notice['level'], message: string): void
+  hostKeys: HostKeyDecisions
 }
 
 /** Builds the API handlers shared by the Electron IPC wiring, the bridge and the tests. */
@@ -27,6 +36,16 @@ export function createApi(host: HostServices): Api {
   const notify = (level: Notice['level'], message: string): void =>
     hub.emit('app:notice', { level, message, at: new Date().toISOString() })
   const settings = new SettingsStore(host.dataDir, (problem) => notify('warning', problem))
+  const { decisions, ...targets } = createTargetsHandlers(
+    {
+      dataDir: host.dataDir,
+      secrets: host.secrets ?? memorySecrets(),
+      openLocal: (target) => openLocalSession(target.name),
+      notify,
+      ...(host.homeDir !== undefined && { homeDir: host.homeDir })
+    },
+    hub
+  )
 
   const handlers: Handlers = {
     'app:info': () => ({
@@ -51,7 +70,17 @@ export function createApi(host: HostServices): Api {
       }
       await host.openExternal(url)
       return { opened: true }
-    }
+    },
+    ...targets
   }
-  return { handlers, hub, notify }
+  return { handlers, hub, notify, hostKeys: decisions }
+}
+
+/** Without a keychain (`virtbench serve`), secrets live only as long as the process. */
+function memorySecrets(): SecretStore {
+  const store = new MemorySecretStore()
+  return Object.assign(store, {
+    backend: 'memory',
+    warning: 'Passwords and passphrases entered here are kept in memory only, until virtbench serve stops.'
+  })
 }

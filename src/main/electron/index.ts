@@ -4,6 +4,7 @@ import { isSafeExternalUrl } from '../../shared/contract'
 import { createApi } from '../api/handlers'
 import { MIN_WINDOW } from '../window-bounds'
 import { wireIpc } from './ipc'
+import { createSafeStorageSecretStore } from './safe-storage-secrets'
 import { hardenSession, hardenWebContents } from './security'
 import { WindowStateKeeper } from './window-state'
 
@@ -21,7 +22,10 @@ hardenWebContents(rendererUrl)
 
 async function createWindow(): Promise<void> {
   const dataDir = app.getPath('userData')
+  let reportSecretsProblem = (message: string): void => console.warn(`VirtBench: ${message}`)
+  const secrets = await createSafeStorageSecretStore(dataDir, (message) => reportSecretsProblem(message))
   const api = createApi({
+    secrets,
     transport: 'ipc',
     dataDir,
     versions: { node: process.versions.node, electron: process.versions.electron, chrome: process.versions.chrome },
@@ -33,6 +37,7 @@ async function createWindow(): Promise<void> {
       nativeTheme.themeSource = settings.theme
     }
   })
+  reportSecretsProblem = (message) => api.notify('warning', message)
   nativeTheme.themeSource = (await api.handlers['settings:get'](undefined)).theme
 
   const keeper = new WindowStateKeeper(dataDir)

@@ -5,6 +5,7 @@ import { HomePage } from './features/home/home-page'
 import { PresetsPage } from './features/presets/presets-page'
 import { RunsPage } from './features/runs/runs-page'
 import { SettingsPage } from './features/settings/settings-page'
+import { HostKeyPrompt } from './features/targets/host-key-dialog'
 import { TargetsPage } from './features/targets/targets-page'
 import { useAppStore, type Page } from './store'
 
@@ -73,6 +74,7 @@ export function App(): ReactElement {
         <Current />
       </main>
       <Notices />
+      <HostKeyPrompt />
     </div>
   )
 }

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLI, OUT } from '../harness/paths'
-import { startServe, type ServeProcess } from '../harness/serve'
-import { connectBridge } from '../harness/ws-client'
+import { CLI, OUT } from '../../harness/paths'
+import { startServe, type ServeProcess } from '../../harness/serve'
+import { connectBridge } from '../../harness/ws-client'
 
 describe('the built virtbench CLI', () => {
   let serve: ServeProcess

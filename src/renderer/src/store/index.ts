@@ -1,6 +1,7 @@
 import { create, type StateCreator } from 'zustand'
 import type { AppInfo, Notice, Settings, Theme, VirtbenchApi } from '../../../shared/contract'
 import type { ConnectionState } from '../api/bridge-client'
+import { createTargetsSlice, type TargetsSlice } from './targets-slice'
 
 export type Page = 'home' | 'targets' | 'comparison' | 'runs' | 'presets' | 'settings'
 
@@ -25,7 +26,7 @@ export interface SettingsSlice {
   setTheme: (theme: Theme) => Promise<void>
 }
 
-export type AppState = NavigationSlice & ConnectionSlice & SettingsSlice
+export type AppState = NavigationSlice & ConnectionSlice & SettingsSlice & TargetsSlice
 
 export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSlice> = (set) => ({
   page: 'home',
@@ -44,6 +45,7 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     set({ api })
     api.on('app:notice', (notice) => get().addNotice(notice))
     api.on('settings:changed', (settings) => set({ settings }))
+    get().watchTargets(api)
     try {
       const [info, settings] = await Promise.all([api.invoke('app:info'), api.invoke('settings:get')])
       set({ info, settings })
@@ -71,7 +73,8 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createNavigationSlice(...a),
   ...createConnectionSlice(...a),
-  ...createSettingsSlice(...a)
+  ...createSettingsSlice(...a),
+  ...createTargetsSlice(...a)
 }))
 
 function errorText(error: unknown): string {

@@ -1,0 +1,244 @@
+import os from 'node:os'
+import path from 'node:path'
+import { jumpChainNames, sameTargetName, addressProblem, type Target } from '../../shared/model/target'
+import type { ConnectionStage, ImportCandidate, TargetList, TargetSecrets, TargetView } from '../../shared/targets-contract'
+import { testConnection } from '../ssh/connection-test'
+import { secretKey, SECRET_KINDS, type SecretKind, type SecretStore } from '../ssh/secrets'
+import { importOrder, importSshConfig, type SshConfigCandidate } from '../ssh/ssh-config'
+import { openTargetSession } from '../ssh/target-session'
+import type { Session } from '../ssh/types'
+import { TargetsStore, TargetStoreError } from '../store/targets-store'
+import { ApiError } from './api-error'
+import type { Handlers } from './dispatch'
+import type { EventHub } from './event-hub'
+import { HostKeyDecisions } from './host-key-decisions'
+
+export type TargetsHandlerNames =
+  | 'targets:list'
+  | 'targets:add'
+  | 'targets:update'
+  | 'targets:remove'
+  | 'targets:importPreview'
+  | 'targets:import'
+  | 'targets:test'
+  | 'hostkey:decide'
+
+export interface TargetsServices {
+  dataDir: string
+  secrets: SecretStore
+  /** The session of "This computer". */
+  openLocal: (target: Target) => Session
+  /** The user's home (for ~/.ssh/config and ~/.ssh/known_hosts). Default: os.homedir(). */
+  homeDir?: string
+  notify: (level: 'info' | 'warning' | 'error', message: string) => void
+}
+
+/** The Targets screen's API: saved targets, their secrets, import, the connection test. */
+export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick<Handlers, TargetsHandlerNames> & { decisions: HostKeyDecisions } {
+  const homeDir = svc.homeDir ?? os.homedir()
+  const store = new TargetsStore(svc.dataDir, { onProblem: (message) => svc.notify('warning', message) })
+  const decisions = new HostKeyDecisions((question) => hub.emit('hostkey:question', question))
+  const knownHosts = { userFile: path.join(homeDir, '.ssh', 'known_hosts'), appFile: path.join(svc.dataDir, 'known_hosts') }
+
+  const view = async (target: Target, all: readonly Target[]): Promise<TargetView> => {
+    const stored = async (kind: SecretKind): Promise<boolean> => (await svc.secrets.get(secretKey(target.id, kind))) !== undefined
+    return {
+      target,
+      secrets: { password: await stored('password'), passphrase: await stored('passphrase'), sudo: await stored('sudo') },
+      jumpChain: jumpChainNames(target, all)
+    }
+  }
+  const list = async (): Promise<TargetList> => {
+    const targets = await store.list()
+    return {
+      targets: await Promise.all(targets.map((t) => view(t, targets))),
+      secretsBackend: { name: svc.secrets.backend, ...(svc.secrets.warning !== undefined && { warning: svc.secrets.warning }) }
+    }
+  }
+  const changed = async (): Promise<void> => hub.emit('targets:changed', await list())
+  const saveSecrets = async (id: string, secrets: TargetSecrets | undefined): Promise<void> => {
+    if (!secrets) return
+    for (const kind of SECRET_KINDS) {
+      const value = secrets[kind]
+      if (value === undefined) continue
+      if (value === null) await svc.secrets.delete(secretKey(id, kind))
+      else await svc.secrets.set(secretKey(id, kind), value)
+    }
+  }
+  const storeCall = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof TargetStoreError) {
+        throw new ApiError(error.code === 'invalid' || error.code === 'conflict' ? 'invalid-request' : 'failed', error.message)
+      }
+      throw error
+    }
+  }
+  const readConfig = async (file: string | undefined) => {
+    const targets = await store.list()
+    try {
+      const result = await importSshConfig({
+        homeDir,
+        ...(file !== undefined && { file: expandHome(file, homeDir) }),
+        existingNames: targets.map((t) => t.name)
+      })
+      return { targets, result }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      const where = file ?? path.join(homeDir, '.ssh', 'config')
+      throw new ApiError('failed', code === 'ENOENT' ? `There is no SSH configuration at ${where}.` : `Cannot read ${where}: ${(error as Error).message}`)
+    }
+  }
+
+  return {
+    decisions,
+    'targets:list': list,
+
+    'targets:add': async ({ target, secrets }) => {
+      const added = await storeCall(() => store.add(target))
+      await saveSecrets(added.id, secrets)
+      await changed()
+      return view(added, await store.list())
+    },
+
+    'targets:update': async ({ id, patch, secrets }) => {
+      const updated = await storeCall(() => store.update(id, patch))
+      await saveSecrets(id, secrets)
+      await changed()
+      return view(updated, await store.list())
+    },
+
+    'targets:remove': async ({ id }) => {
+      await storeCall(() => store.remove(id))
+      // Best effort: read-only stores (the CLI's environment) have nothing to forget.
+      for (const kind of SECRET_KINDS) await svc.secrets.delete(secretKey(id, kind)).catch(() => {})
+      await changed()
+      return { removed: id }
+    },
+
+    'targets:importPreview': async (request) => {
+      const { targets, result } = await readConfig(request?.path)
+      return {
+        file: request?.path ?? path.join(homeDir, '.ssh', 'config'),
+        candidates: result.candidates.map((c) => toCandidate(c, targets)),
+        warnings: result.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)
+      }
+    },
+
+    'targets:import': async ({ path: file, names }) => {
+      const { result } = await readConfig(file)
+      const byName = new Map(result.candidates.map((c) => [c.name.toLowerCase(), c]))
+      const wanted = new Set<SshConfigCandidate>()
+      const skipped: { name: string; reason: string }[] = []
+      const want = (candidate: SshConfigCandidate): void => {
+        if (wanted.has(candidate)) return
+        wanted.add(candidate)
+        const jump = candidate.jumpChain.at(-1)
+        const jumpCandidate = jump === undefined ? undefined : byName.get(jump.toLowerCase())
+        if (jumpCandidate) want(jumpCandidate)
+      }
+      for (const name of names) {
+        const candidate = byName.get(name.toLowerCase())
+        if (candidate) want(candidate)
+        else skipped.push({ name, reason: 'not a Host in the SSH configuration' })
+      }
+      const added: Target[] = []
+      for (const candidate of importOrder([...wanted])) {
+        const current = await store.list()
+        const problem = toCandidate(candidate, current).problem
+        if (problem) {
+          if (!current.some((t) => sameTargetName(t.name, candidate.name))) skipped.push({ name: candidate.name, reason: problem })
+          else if (names.some((n) => sameTargetName(n, candidate.name))) skipped.push({ name: candidate.name, reason: problem })
+          continue
+        }
+        const jumpName = candidate.jumpChain.at(-1)
+        const jump = jumpName === undefined ? undefined : current.find((t) => sameTargetName(t.name, jumpName))
+        if (jumpName !== undefined && !jump) {
+          skipped.push({ name: candidate.name, reason: `its jump host "${jumpName}" could not be imported` })
+          continue
+        }
+        try {
+          added.push(
+            await store.add({
+              kind: 'ssh',
+              name: candidate.name,
+              role: 'host',
+              address: candidate.address,
+              port: candidate.port,
+              user: candidate.user,
+              auth: candidate.auth,
+              ...(jump && { jumpHostId: jump.id })
+            })
+          )
+        } catch (error) {
+          skipped.push({ name: candidate.name, reason: (error as Error).message })
+        }
+      }
+      if (added.length) await changed()
+      const all = await store.list()
+      return { added: await Promise.all(added.map((t) => view(t, all))), skipped }
+    },
+
+    'targets:test': async ({ id }) => {
+      const all = await store.list()
+      const target = all.find((t) => t.id === id)
+      if (!target) throw new ApiError('failed', 'That target no longer exists; reload the list.')
+      const emit = (stage: ConnectionStage): void => hub.emit('targets:testProgress', { ...stage, targetId: id })
+      const result = await testConnection(
+        target,
+        {
+          openSession: (onConnectStage) =>
+            openTargetSession(
+              target,
+              all,
+              {
+                secrets: svc.secrets,
+                knownHosts,
+                openLocal: svc.openLocal,
+                decideHostKey: (q) =>
+                  decisions.ask({
+                    targetName: q.role === 'jump' ? `${q.label} (jump host)` : q.label,
+                    host: q.host,
+                    port: q.port,
+                    keyType: q.keyType,
+                    fingerprint: q.fingerprint
+                  })
+              },
+              onConnectStage,
+              { retryConnect: false }
+            ),
+          sudoPassword: () => svc.secrets.get(secretKey(id, 'sudo'))
+        },
+        emit
+      )
+      if (result.ok && result.os) {
+        await store.update(id, { os: result.os }).catch(() => {})
+        await changed()
+      }
+      return result
+    },
+
+    'hostkey:decide': ({ requestId, decision }) => ({ accepted: decisions.decide(requestId, decision) && decision !== 'reject' })
+  }
+}
+
+function toCandidate(c: SshConfigCandidate, targets: readonly Target[]): ImportCandidate {
+  const existing = targets.find((t) => sameTargetName(t.name, c.name))
+  const problem = existing ? `a target named "${existing.name}" already exists` : addressProblem(c.address)
+  return {
+    name: c.name,
+    address: c.address,
+    port: c.port,
+    user: c.user,
+    auth: c.auth,
+    jumps: c.jumpChain,
+    ...(problem !== undefined && { problem })
+  }
+}
+
+function expandHome(file: string, homeDir: string): string {
+  if (file === '~') return homeDir
+  if (file.startsWith('~/')) return path.join(homeDir, file.slice(2))
+  return path.resolve(file)
+}
