@@ -1,6 +1,7 @@
 import { shJoin } from '../../../shared/shell-quote'
 import type { Plan, PlanContext, TargetFacts } from '../types'
 import { fileSizeMiB, type BonnieParams } from './params'
+import { linuxToolDir } from '../common/work-dir'
 
 const MIB = 2 ** 20
 /** bonnie++ picks twice the RAM when -s is not given; the estimate assumes 8 GiB of RAM. */
@@ -22,11 +23,7 @@ const TIMEOUT_GRACE_SECONDS = 300
 
 /** bonnie++ puts its Bonnie.<pid> directory here, so a crashed run leaves nothing elsewhere. */
 export function bonnieDir(target: TargetFacts): string {
-  if (target.os !== 'linux') throw new Error('bonnie++ runs on Linux targets only; pick a Linux target for this test')
-  if (!target.workDir.startsWith('/')) {
-    throw new Error(`the work directory "${target.workDir}" is not an absolute path; set an absolute work directory for this target`)
-  }
-  return `${target.workDir.replace(/\/+$/, '')}/bonnie`
+  return linuxToolDir(target, 'bonnie', 'bonnie++ runs')
 }
 
 function runSeconds(params: BonnieParams, bytesPerSecond: number, fileOpsPerSecond: number): number {

@@ -1,6 +1,7 @@
 import { shJoin } from '../../../shared/shell-quote'
 import type { Plan, PlanContext, TargetFacts } from '../types'
 import { sizeKB, type IozoneParams } from './params'
+import { linuxToolDir } from '../common/work-dir'
 
 const KIB = 1024
 const MIB = 1024 * KIB
@@ -21,11 +22,7 @@ const TIMEOUT_GRACE_SECONDS = 300
 
 /** The folder iozone runs in: its temporary file (iozone.tmp) and spreadsheet go there. */
 export function iozoneDir(target: TargetFacts): string {
-  if (target.os !== 'linux') throw new Error('VirtBench runs iozone on Linux targets only; pick a Linux target for this test')
-  if (!target.workDir.startsWith('/')) {
-    throw new Error(`the work directory "${target.workDir}" is not an absolute path; set an absolute work directory for this target`)
-  }
-  return `${target.workDir.replace(/\/+$/, '')}/iozone`
+  return linuxToolDir(target, 'iozone', 'VirtBench runs iozone')
 }
 
 /** The powers of two from `min` to `max`, as iozone's auto mode steps through sizes. */

@@ -2,6 +2,7 @@ import { quoteSh, shJoin } from '../../../shared/shell-quote'
 import type { Plan, PlanContext, TargetFacts } from '../types'
 import type { UnixbenchParams } from './params'
 import { INDEX_TESTS, UNIXBENCH_TESTS, expandTests } from './tests'
+import { linuxToolDir } from '../common/work-dir'
 
 /** Where `git clone https://github.com/kdlucas/byte-unixbench.git` in the home folder puts ./Run. */
 export const DEFAULT_UNIXBENCH_DIR = '~/byte-unixbench/UnixBench'
@@ -22,11 +23,7 @@ export function shellDir(path: string): string {
 }
 
 function scratchDir(target: TargetFacts): string {
-  if (target.os !== 'linux') throw new Error('UnixBench runs on Linux targets only; pick a Linux target for this test')
-  if (!target.workDir.startsWith('/')) {
-    throw new Error(`the work directory "${target.workDir}" is not an absolute path; set an absolute work directory for this target`)
-  }
-  return `${target.workDir.replace(/\/+$/, '')}/unixbench`
+  return linuxToolDir(target, 'unixbench', 'UnixBench runs')
 }
 
 /** Passes and seconds per copies value, as Run schedules them (-i changes both pass counts). */

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
-import type { Labels, Sample } from '../../../../../src/shared/model/sample'
+import type { Labels } from '../../../../../src/shared/model/sample'
 import { iperfParamsSchema, type IperfParams, type IperfParamsInput } from '../../../../../src/main/tools/iperf/params'
 import type { ParseResult, StepOutput } from '../../../../../src/main/tools/types'
+import { samplesOf } from '../fixture-kit'
+
+export { reasonOf, samplesOf, warningsOf } from '../fixture-kit'
 
 const DIR = new URL('../../../../fixtures/tools/iperf/', import.meta.url)
 
@@ -21,20 +24,6 @@ export function fixtureParams(name: string, extra: IperfParamsInput = {}): Iperf
   return iperfParamsSchema.parse({ port, listenPort, ...extra })
 }
 
-export function samplesOf(result: ParseResult): Sample[] {
-  if (!result.ok) throw new Error(`expected the output to parse, got: ${result.error.reason} (near ${result.error.excerpt})`)
-  return result.samples
-}
-
-export function warningsOf(result: ParseResult): string[] {
-  if (!result.ok) throw new Error(`expected the output to parse, got: ${result.error.reason}`)
-  return result.warnings
-}
-
-export function reasonOf(result: ParseResult): string {
-  if (result.ok) throw new Error(`expected a parse failure, got ${result.samples.length} samples`)
-  return result.error.reason
-}
 
 /** Samples as "metric direction measured_by [stream]" → value, for comparing a whole output at once. */
 export function table(result: ParseResult): Record<string, number> {

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
-import type { Labels, Sample } from '../../../../../src/shared/model/sample'
+import type { Labels } from '../../../../../src/shared/model/sample'
 import type { ParseResult, StepOutput } from '../../../../../src/main/tools/types'
+import { samplesOf } from '../fixture-kit'
+
+export { reasonOf, samplesOf, warningsOf } from '../fixture-kit'
 
 const DIR = new URL('../../../../fixtures/tools/iperf3/', import.meta.url)
 
@@ -16,20 +19,6 @@ export function fixtureJson(name: string): any {
   return JSON.parse(fixtureOutput(name).stdout)
 }
 
-export function samplesOf(result: ParseResult): Sample[] {
-  if (!result.ok) throw new Error(`expected the output to parse, got: ${result.error.reason} (near ${result.error.excerpt})`)
-  return result.samples
-}
-
-export function warningsOf(result: ParseResult): string[] {
-  if (!result.ok) throw new Error(`expected the output to parse, got: ${result.error.reason}`)
-  return result.warnings
-}
-
-export function reasonOf(result: ParseResult): string {
-  if (result.ok) throw new Error(`expected a parse failure, got ${result.samples.length} samples`)
-  return result.error.reason
-}
 
 /** The one sample of `metric` with exactly these labels, or undefined. */
 export function valueOf(result: ParseResult, metric: string, labels: Labels): number | undefined {
