@@ -4,7 +4,9 @@ import type { ApiErrorCode } from '../../shared/contract'
 export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
-    message: string
+    message: string,
+    /** Field-level problems, for `invalid-request`: the request path and what is wrong there. */
+    readonly issues?: { path: string; message: string }[]
   ) {
     super(message)
     this.name = 'ApiError'

@@ -45,7 +45,11 @@ export async function dispatch(
     const handler = handlers[channel] as (request: unknown) => unknown
     value = await handler(request.data)
   } catch (error) {
-    if (error instanceof ApiError) return fail(error.code, error.message)
+    if (error instanceof ApiError) {
+      const failure = fail(error.code, error.message)
+      if (error.issues?.length && !failure.ok) failure.error.issues = error.issues
+      return failure
+    }
     return fail('failed', `${channel} failed: ${error instanceof Error ? error.message : String(error)}`)
   }
   const response = contract.response.safeParse(value)

@@ -65,12 +65,15 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
       else await svc.secrets.set(secretKey(id, kind), value)
     }
   }
-  const storeCall = async <T>(work: () => Promise<T>): Promise<T> => {
+  /** Store refusals as API errors; a name clash points at the name field (`root` is 'target' or 'patch'). */
+  const storeCall = async <T>(work: () => Promise<T>, root: 'target' | 'patch' | undefined): Promise<T> => {
     try {
       return await work()
     } catch (error) {
       if (error instanceof TargetStoreError) {
-        throw new ApiError(error.code === 'invalid' || error.code === 'conflict' ? 'invalid-request' : 'failed', error.message)
+        if (error.code !== 'invalid' && error.code !== 'conflict') throw new ApiError('failed', error.message)
+        const nameClash = root !== undefined && /\bname\b/i.test(error.message) && error.code === 'conflict'
+        throw new ApiError('invalid-request', error.message, nameClash ? [{ path: `${root}.name`, message: error.message }] : undefined)
       }
       throw error
     }
@@ -96,21 +99,21 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
     'targets:list': list,
 
     'targets:add': async ({ target, secrets }) => {
-      const added = await storeCall(() => store.add(target))
+      const added = await storeCall(() => store.add(target), 'target')
       await saveSecrets(added.id, secrets)
       await changed()
       return view(added, await store.list())
     },
 
     'targets:update': async ({ id, patch, secrets }) => {
-      const updated = await storeCall(() => store.update(id, patch))
+      const updated = await storeCall(() => store.update(id, patch), 'patch')
       await saveSecrets(id, secrets)
       await changed()
       return view(updated, await store.list())
     },
 
     'targets:remove': async ({ id }) => {
-      await storeCall(() => store.remove(id))
+      await storeCall(() => store.remove(id), undefined)
       // Best effort: read-only stores (the CLI's environment) have nothing to forget.
       for (const kind of SECRET_KINDS) await svc.secrets.delete(secretKey(id, kind)).catch(() => {})
       await changed()
