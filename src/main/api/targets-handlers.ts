@@ -125,7 +125,7 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
       return {
         file: request?.path ?? path.join(homeDir, '.ssh', 'config'),
         candidates: result.candidates.map((c) => toCandidate(c, targets)),
-        warnings: result.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)
+        warnings: result.warnings.map((w) => `${w.file}${w.line > 0 ? `:${w.line}` : ''}: ${w.message}`)
       }
     },
 

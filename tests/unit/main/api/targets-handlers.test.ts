@@ -53,6 +53,6 @@ describe('the targets API', () => {
     const api = createApi({ transport: 'bridge', dataDir, versions: { node: process.versions.node }, homeDir: dataDir })
     const result = await dispatch(api.handlers, 'targets:importPreview', undefined)
     const file = path.join(dataDir, '.ssh', 'config')
-    expect(result).toEqual({ ok: true, value: { file, candidates: [], warnings: [`${file}:0: the file does not exist`] } })
+    expect(result).toEqual({ ok: true, value: { file, candidates: [], warnings: [`${file}: the file does not exist`] } })
   })
 })
