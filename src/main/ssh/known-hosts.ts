@@ -12,7 +12,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { promises as fs } from 'node:fs'
-import path from 'node:path'
+import { writeFileAtomic } from '../fs/atomic-file'
 
 export type KnownHostsMarker = 'revoked' | 'cert-authority'
 
@@ -256,8 +256,6 @@ export function appendKnownHostsLine(file: string, line: string): Promise<void> 
 }
 
 async function appendNow(file: string, line: string): Promise<void> {
-  const dir = path.dirname(file)
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 })
   let existing = ''
   try {
     existing = await fs.readFile(file, 'utf8')
@@ -265,21 +263,7 @@ async function appendNow(file: string, line: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
   const separator = existing === '' || existing.endsWith('\n') ? '' : '\n'
-  const content = `${existing}${separator}${line}\n`
-  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
-  const handle = await fs.open(temp, 'wx', 0o600)
-  try {
-    try {
-      await handle.writeFile(content, 'utf8')
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await fs.rename(temp, file)
-  } catch (error) {
-    await fs.rm(temp, { force: true })
-    throw error
-  }
+  await writeFileAtomic(file, `${existing}${separator}${line}\n`, { dirMode: 0o700 })
 }
 
 function quote(text: string): string {

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
-import path from 'node:path'
 import type { z } from 'zod'
+import { writeFileAtomic } from '../fs/atomic-file'
 
 /**
  * A versioned JSON document on disk: `{ "kind": ..., "version": N, "data": ... }`.
@@ -82,23 +81,3 @@ function explainUnreadable<T>(
   return { data: result.data }
 }
 
-/** Write a file so that readers see either the old content or the new, never a torn write. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  const dir = path.dirname(file)
-  await fs.mkdir(dir, { recursive: true })
-  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
-  const handle = await fs.open(temp, 'wx', 0o600)
-  try {
-    try {
-      await handle.writeFile(content, 'utf8')
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await fs.rename(temp, file)
-  } catch (error) {
-    // A full disk or a failed rename leaves the old document as it was, and no temp file behind.
-    await fs.rm(temp, { force: true })
-    throw error
-  }
-}

@@ -16,7 +16,8 @@ import {
   type TargetCheck,
   type TargetPatchInput
 } from '../../shared/model/target'
-import { JsonDocument, writeFileAtomic } from './json-document'
+import { writeFileAtomic } from '../fs/atomic-file'
+import { JsonDocument } from './json-document'
 
 export const TARGETS_FILE = 'targets.json'
 export const TARGETS_KIND = 'virtbench.targets'

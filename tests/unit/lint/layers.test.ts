@@ -34,6 +34,10 @@ describe('lint enforces the layers of docs/architecture.md', () => {
     // tools are pure: shared only, no disk or processes
     { file: 'src/main/tools/fio/parse.ts', code: "import { readFileSync } from 'node:fs'\nexport { readFileSync }\n", error: /without Node built-ins/ },
     { file: 'src/main/tools/fio/parse.ts', code: "import '../../ssh/session'\n", error: /main\/tools may import only main\/tools, shared/ },
+    // the one atomic write serves ssh and store, and depends on neither
+    { file: 'src/main/ssh/known-hosts.ts', code: "import { writeFileAtomic } from '../fs/atomic-file'\nexport { writeFileAtomic }\n" },
+    { file: 'src/main/fs/atomic-file.ts', code: "import '../store/json-document'\n", error: /main\/fs may import only main\/fs, shared/ },
+    { file: 'src/main/ssh/x.ts', code: "import '../store/json-document'\n", error: /main\/ssh may import only/ },
     // raw IPC only where the contract is wired
     { file: 'src/main/electron/window.ts', code: "import { ipcMain } from 'electron'\nexport { ipcMain }\n", error: /typed contract/ }
   ]

@@ -3,7 +3,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { JsonDocument, writeFileAtomic } from '../../../../src/main/store/json-document'
+import { writeFileAtomic } from '../../../../src/main/fs/atomic-file'
+import { JsonDocument } from '../../../../src/main/store/json-document'
 
 const Prefs = z.object({ name: z.string().min(1), count: z.number().int() })
 type Prefs = z.infer<typeof Prefs>
