@@ -22,7 +22,7 @@ import {
   stderrMarker,
   stdoutMarker,
   sudoArgv,
-  sudoStdinPrefix,
+  commandStdin,
   validateEnv,
   type ProcessIds
 } from './remote-command'
@@ -38,6 +38,7 @@ import {
   type SudoMode,
   type UploadOptions
 } from './types'
+import { tracked, watchForStop } from './stop-watch'
 import { ensureBundle, readScriptBundle, type EnsuredDir, type ScriptStore } from './upload'
 import { encodePowershell, taskkillCommand, windowsScript } from './windows'
 
@@ -103,14 +104,8 @@ export class LocalSession implements Session {
     })
   }
 
-  async exec(command: RemoteCommand | string, opts: ExecOptions = {}): Promise<ExecResult> {
-    const work = this.execInner(command, opts)
-    this.inFlight.add(work)
-    try {
-      return await work
-    } finally {
-      this.inFlight.delete(work)
-    }
+  exec(command: RemoteCommand | string, opts: ExecOptions = {}): Promise<ExecResult> {
+    return tracked(this.inFlight, this.execInner(command, opts))
   }
 
   private async execInner(command: RemoteCommand | string, opts: ExecOptions): Promise<ExecResult> {
@@ -127,31 +122,17 @@ export class LocalSession implements Session {
     const argv = isWindows
       ? ['powershell', '-NoProfile', '-NonInteractive', '-EncodedCommand', encodePowershell(windowsScript(command, { nonce: this.nonce, env: opts.env, cwd: opts.cwd }))]
       : [...sudoArgv(sudo), '/bin/sh', '-c', posixInnerScript(posixBody(command), { nonce: this.nonce, env: opts.env, cwd: opts.cwd })]
-    const userStdin = opts.stdin === undefined ? Buffer.alloc(0) : Buffer.from(opts.stdin)
-    const stdin = sudo ? Buffer.concat([Buffer.from(sudoStdinPrefix(sudo)), userStdin]) : userStdin
+    const stdin = commandStdin(opts.stdin, sudo)
 
     started = performance.now()
     const spawned = this.spawnWrapped(argv, stdin, stdout, stderr, command)
-    let stopReason: 'timeout' | 'cancel' | undefined
-    let stopping: Promise<void> | undefined
-    const stop = (reason: 'timeout' | 'cancel'): void => {
-      if (stopping) return
-      stopReason = reason
-      stopping = this.stopProcess(spawned, sudo)
-    }
-    const onAbort = (): void => stop('cancel')
-    opts.signal?.addEventListener('abort', onAbort, { once: true })
-    const timer = opts.timeoutMs !== undefined ? setTimeout(() => stop('timeout'), opts.timeoutMs) : undefined
-    this.running.add(onAbort)
+    const watch = watchForStop(opts, () => this.stopProcess(spawned, sudo), this.running)
     try {
-      if (opts.signal?.aborted) stop('cancel')
       const end = await spawned.ended
-      if (stopping) await stopping
-      return result(end, stopReason === 'timeout', stopReason === 'cancel')
+      await watch.stopped()
+      return result(end, watch.reason === 'timeout', watch.reason === 'cancel')
     } finally {
-      if (timer) clearTimeout(timer)
-      opts.signal?.removeEventListener('abort', onAbort)
-      this.running.delete(onAbort)
+      watch.dispose()
     }
   }
 
@@ -212,7 +193,7 @@ export class LocalSession implements Session {
     if (sudo) {
       const ids = await Promise.race([spawned.processIds, sleep(2000).then(() => undefined)])
       const pgid = ids?.pgid ?? pid
-      await this.runQuiet([...sudoArgv(sudo), '/bin/sh', '-c', posixKillScript(pgid, this.killGraceMs)], Buffer.from(sudoStdinPrefix(sudo)))
+      await this.runQuiet([...sudoArgv(sudo), '/bin/sh', '-c', posixKillScript(pgid, this.killGraceMs)], commandStdin(undefined, sudo))
       return
     }
     try {

@@ -78,6 +78,13 @@ export function sudoStdinPrefix(sudo: SudoMode | undefined): string {
   return sudo && sudo.mode === 'password' ? `${sudo.password}\n` : ''
 }
 
+/** All a command gets on stdin: the sudo password line, if any, then its own input. */
+export function commandStdin(stdin: string | Buffer | undefined, sudo: SudoMode | undefined): Buffer {
+  const own = stdin === undefined ? Buffer.alloc(0) : Buffer.from(stdin)
+  const prefix = sudoStdinPrefix(sudo)
+  return prefix ? Buffer.concat([Buffer.from(prefix), own]) : own
+}
+
 /** A command that succeeds exactly when sudo in this mode can run commands here. */
 export function sudoProbeCommand(sudo: SudoMode): string {
   return shJoin([...sudoArgv(sudo), 'true'])

@@ -22,12 +22,13 @@ import { openExecChannel, type ChannelEnd, type RunningChannel } from './exec'
 import { buildExecResult, StreamSink } from './output'
 import { resolveSudo, sudoKey } from './sudo'
 import { AbortedWhileQueued, ChannelPool, type Release } from './pool'
+import { tracked, watchForStop } from './stop-watch'
 import {
   parsePosixProbe,
   posixKillCommand,
   posixProbeCommand,
   shortCommand,
-  sudoStdinPrefix,
+  commandStdin,
   validateEnv,
   wrapPosix,
   type LoginShell,
@@ -262,14 +263,8 @@ export class SshSession implements Session {
 
   // ---- exec --------------------------------------------------------------------------------
 
-  async exec(command: RemoteCommand | string, opts: ExecOptions = {}): Promise<ExecResult> {
-    const work = this.execInner(command, opts)
-    this.inFlight.add(work)
-    try {
-      return await work
-    } finally {
-      this.inFlight.delete(work)
-    }
+  exec(command: RemoteCommand | string, opts: ExecOptions = {}): Promise<ExecResult> {
+    return tracked(this.inFlight, this.execInner(command, opts))
   }
 
   private async execInner(command: RemoteCommand | string, opts: ExecOptions): Promise<ExecResult> {
@@ -283,12 +278,11 @@ export class SshSession implements Session {
 
     const platform = await this.detectPlatform()
     const sudo = opts.sudo ? await this.effectiveSudo(opts.sudo, platform) : false
-    const userStdin = opts.stdin === undefined ? Buffer.alloc(0) : Buffer.from(opts.stdin)
     const line =
       platform.shell === 'posix'
         ? wrapPosix(command, { nonce: this.nonce, sudo, env: opts.env, cwd: opts.cwd, loginShell: platform.loginShell })
         : wrapWindows(command, { nonce: this.nonce, env: opts.env, cwd: opts.cwd })
-    const stdin = sudo ? Buffer.concat([Buffer.from(sudoStdinPrefix(sudo)), userStdin]) : userStdin
+    const stdin = commandStdin(opts.stdin, sudo)
 
     let slot: Awaited<ReturnType<SshSession['openChannel']>>
     try {
@@ -300,22 +294,11 @@ export class SshSession implements Session {
     const { running, conn, release } = slot
     const channelStarted = performance.now()
 
-    let stopReason: 'timeout' | 'cancel' | undefined
-    let stopping: Promise<void> | undefined
-    const stop = (reason: 'timeout' | 'cancel'): void => {
-      if (stopping) return
-      stopReason = reason
-      stopping = this.stopCommand(running, conn, platform, sudo)
-    }
-    const onAbort = (): void => stop('cancel')
-    opts.signal?.addEventListener('abort', onAbort, { once: true })
-    const timer = opts.timeoutMs !== undefined ? setTimeout(() => stop('timeout'), opts.timeoutMs) : undefined
-    this.running.add(onAbort)
+    const watch = watchForStop(opts, () => this.stopCommand(running, conn, platform, sudo), this.running)
     try {
-      if (opts.signal?.aborted) stop('cancel')
       const end = await running.ended
-      if (stopping) await stopping
-      if (end.noStatus && stopReason === undefined) {
+      await watch.stopped()
+      if (end.noStatus && watch.reason === undefined) {
         throw new SessionError(
           conn.lost ? (this.closed ? 'closed' : 'connection-lost') : 'channel',
           conn.lost
@@ -330,13 +313,11 @@ export class SshSession implements Session {
         )
       }
       return buildExecResult(channelStarted, stdout, stderr, end, {
-        timedOut: stopReason === 'timeout',
-        cancelled: stopReason === 'cancel'
+        timedOut: watch.reason === 'timeout',
+        cancelled: watch.reason === 'cancel'
       })
     } finally {
-      if (timer) clearTimeout(timer)
-      opts.signal?.removeEventListener('abort', onAbort)
-      this.running.delete(onAbort)
+      watch.dispose()
       release()
     }
   }
@@ -463,7 +444,7 @@ export class SshSession implements Session {
 
   private async killRemote(ids: ProcessIds, platform: Platform, sudo: SudoMode): Promise<boolean> {
     const line = platform.shell === 'posix' ? posixKillCommand(ids.pgid, this.killGraceMs, sudo) : taskkillCommand(ids.pid)
-    const stdin = Buffer.from(sudoStdinPrefix(sudo))
+    const stdin = commandStdin(undefined, sudo)
     try {
       const out = await this.runRaw(line, stdin, { control: true, signal: AbortSignal.timeout(KILL_CHANNEL_WAIT_MS) })
       return out.end.exitCode === 0

@@ -3,7 +3,7 @@
  * when sudo asks for one: with NOPASSWD (or no password needed) the command runs with `sudo -n`,
  * so the password can never end up on the command's stdin.
  */
-import { sudoProbeCommand, sudoStdinPrefix } from './remote-command'
+import { commandStdin, sudoProbeCommand } from './remote-command'
 import { SessionError, type SudoMode } from './types'
 
 export interface ProbeOutcome {
@@ -34,7 +34,7 @@ export async function resolveSudo(label: string, requested: Exclude<SudoMode, fa
       label
     )
   }
-  const withPassword = await run(sudoProbeCommand(requested), Buffer.from(sudoStdinPrefix(requested)))
+  const withPassword = await run(sudoProbeCommand(requested), commandStdin(undefined, requested))
   if (withPassword.exitCode === 0) return requested
   throw new SessionError(
     'sudo',

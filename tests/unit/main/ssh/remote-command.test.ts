@@ -15,6 +15,7 @@ import {
   stdoutMarker,
   sudoArgv,
   sudoProbeCommand,
+  commandStdin,
   sudoStdinPrefix,
   validateEnv,
   wrapPosix
@@ -110,6 +111,9 @@ describe('sudo', () => {
     expect(posixKillCommand(1234, 1000, withPassword)).not.toContain('hunter2')
     expect(sudoStdinPrefix(withPassword)).toBe('hunter2 $(x)\n')
     expect(sudoStdinPrefix({ mode: 'passwordless' })).toBe('')
+    expect(commandStdin('input', withPassword).toString()).toBe('hunter2 $(x)\ninput')
+    expect(commandStdin(Buffer.from([0xff, 0]), false)).toEqual(Buffer.from([0xff, 0]))
+    expect(commandStdin(undefined, { mode: 'passwordless' })).toEqual(Buffer.alloc(0))
   })
 
   it('runs the command under sudo through /bin/sh even for a POSIX login shell', () => {
