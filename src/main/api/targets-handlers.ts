@@ -5,6 +5,7 @@ import type { ConnectionStage, ImportCandidate, TargetList, TargetSecrets, Targe
 import { testConnection } from '../ssh/connection-test'
 import { secretKey, SECRET_KINDS, type SecretKind, type SecretStore } from '../ssh/secrets'
 import { importOrder, importSshConfig, type SshConfigCandidate } from '../ssh/ssh-config'
+import { expandHome } from '../ssh/home-path'
 import { openTargetSession } from '../ssh/target-session'
 import type { Session } from '../ssh/types'
 import { TargetsStore, TargetStoreError } from '../store/targets-store'
@@ -83,7 +84,7 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
     try {
       const result = await importSshConfig({
         homeDir,
-        ...(file !== undefined && { file: expandHome(file, homeDir) }),
+        ...(file !== undefined && { file: path.resolve(expandHome(file, homeDir)) }),
         existingNames: targets.map((t) => t.name)
       })
       return { targets, result }
@@ -238,10 +239,4 @@ function toCandidate(c: SshConfigCandidate, targets: readonly Target[]): ImportC
     jumps: c.jumpChain,
     ...(problem !== undefined && { problem })
   }
-}
-
-function expandHome(file: string, homeDir: string): string {
-  if (file === '~') return homeDir
-  if (file.startsWith('~/')) return path.join(homeDir, file.slice(2))
-  return path.resolve(file)
 }

@@ -8,6 +8,7 @@ import {
   TARGET_NAME_MAX,
   type TargetAuth
 } from '../../shared/model/target'
+import { expandHome } from './home-path'
 
 /**
  * Import of the OpenSSH client configuration (~/.ssh/config) into target candidates.
@@ -197,9 +198,8 @@ async function loadFile(
 }
 
 function includePath(pattern: string, paths: SshConfigPaths): string {
-  if (pattern === '~') return paths.homeDir
-  if (pattern.startsWith('~/')) return path.join(paths.homeDir, pattern.slice(2))
-  return path.isAbsolute(pattern) ? pattern : path.join(paths.sshDir, pattern)
+  const expanded = expandHome(pattern, paths.homeDir)
+  return path.isAbsolute(expanded) ? expanded : path.join(paths.sshDir, expanded)
 }
 
 /** Files matching an absolute glob (`*`, `?`, `[...]` per path segment), sorted like glob(3). */

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import os from 'node:os'
-import path from 'node:path'
 import type { SshTarget, Target } from '../../shared/model/target'
 import type { AuthSpec, ConnectSpec } from './connect'
+import { expandHome } from './home-path'
 import { SECRET_KIND_LABELS, secretKey, type SecretKind, type SecretStore } from './secrets'
 
 /** A target's connection could not be described: a missing secret, an unreadable key, a broken jump chain. */
@@ -76,11 +76,4 @@ async function required(target: Target, kind: SecretKind, secrets: SecretStore):
     throw new TargetConnectionError(`No ${SECRET_KIND_LABELS[kind]} is stored for "${target.name}". Edit the target and enter it.`)
   }
   return value
-}
-
-/** `~` and `~/…` the way ssh reads them; other paths as they are. */
-export function expandHome(file: string, homeDir: string): string {
-  if (file === '~') return homeDir
-  if (file.startsWith('~/')) return path.join(homeDir, file.slice(2))
-  return file
 }
