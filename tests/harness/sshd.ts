@@ -25,6 +25,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { Client, type ConnectConfig } from 'ssh2'
+import { freePort } from './free-port'
 
 export const SSHD_PATH = '/usr/sbin/sshd'
 
@@ -119,23 +120,6 @@ function run(cmd: string, args: string[], input?: string): Promise<RunResult> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.unref()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      if (addr === null || typeof addr === 'string') {
-        srv.close()
-        reject(new Error('could not determine a free port'))
-        return
-      }
-      srv.close(() => resolve(addr.port))
-    })
-  })
 }
 
 /** Resolves true if something on host:port sends an SSH-2.0 identification line. */

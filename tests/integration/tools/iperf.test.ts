@@ -7,78 +7,35 @@
  * On one machine the way back of -r needs a listen port of its own (-L): the client cannot listen on
  * the port the server already holds.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
-import { promisify } from 'node:util'
+import type { ChildProcess } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
+import { freePort } from '../../harness/free-port'
+import { runStep, startServerStep, stopServers } from '../../harness/tool-steps'
 import { iperfParamsSchema, type IperfParams, type IperfParamsInput } from '../../../src/main/tools/iperf/params'
 import { parse } from '../../../src/main/tools/iperf/parse'
-import { plan, SERVER_READY } from '../../../src/main/tools/iperf/plan'
+import { plan } from '../../../src/main/tools/iperf/plan'
 import type { RemoteStep, StepOutput } from '../../../src/main/tools/types'
 
-const execFileAsync = promisify(execFile)
 const LOOPBACK = { os: 'linux' as const, workDir: '/tmp', address: '127.0.0.1' }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
-
 const servers: ChildProcess[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve))
-      server.kill('SIGTERM')
-      await exited
-    }
-  }
-})
+afterEach(() => stopServers(servers))
 
-/** Starts the plan's server step from its argv (with the LC_ALL=C of its script) and resolves once it listens. */
+/** Starts the plan's server step with the LC_ALL=C of its script. */
 function startServer(step: RemoteStep): Promise<ChildProcess> {
   expect(step.script.startsWith('LC_ALL=C ')).toBe(true)
-  const [command, ...args] = step.argv!
-  const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } })
-  servers.push(child)
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the iperf server did not print its ready line: ${output}`)), 10_000)
-    const check = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (SERVER_READY.test(output)) {
-        clearTimeout(timer)
-        resolve(child)
-      }
-    }
-    child.stdout!.on('data', check)
-    child.stderr!.on('data', check)
-    child.once('exit', (code) => reject(new Error(`the iperf server exited (${code}) before it was ready: ${output}`)))
-  })
+  return startServerStep(step, servers, { ...process.env, LC_ALL: 'C' })
 }
 
-/** Runs the client step's script through sh, as the engine does. */
-async function runClient(step: RemoteStep): Promise<StepOutput> {
-  try {
-    const { stdout, stderr } = await execFileAsync('sh', ['-c', step.script], { timeout: 30_000 })
-    return { stdout, stderr, exitCode: 0 }
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; code?: number; signal?: string }
-    return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', exitCode: typeof e.code === 'number' ? e.code : null, signal: e.signal ?? null }
-  }
-}
+
+
+
 
 async function runTest(input: IperfParamsInput): Promise<{ out: StepOutput; params: IperfParams }> {
   const params = iperfParamsSchema.parse({ seconds: 1, port: await freePort(), listenPort: await freePort(), serverBind: '127.0.0.1', ...input })
   const [server, client] = plan(params, { target: { os: 'linux', workDir: '/tmp' }, peer: LOOPBACK }).steps
   await startServer(server!)
-  const out = await runClient(client!)
+  const out = await runStep(client!)
   expect(out.exitCode, out.stderr).toBe(0)
   return { out, params }
 }
@@ -177,7 +134,7 @@ describe('iperf 2 (real) through plan and parse', () => {
 
   it('no server: a failure that quotes iperf', async () => {
     const params = iperfParamsSchema.parse({ seconds: 1, port: await freePort(), direction: 'target->peer' })
-    const out = await runClient(plan(params, { target: { os: 'linux', workDir: '/tmp' }, peer: LOOPBACK }).steps[1]!)
+    const out = await runStep(plan(params, { target: { os: 'linux', workDir: '/tmp' }, peer: LOOPBACK }).steps[1]!)
     expect(parse(out, params)).toMatchObject({ ok: false, error: { reason: 'iperf failed: tcp connect failed: Connection refused' } })
   })
 })

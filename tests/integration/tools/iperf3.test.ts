@@ -3,72 +3,23 @@
  * background (started by the test, waited for by its ready line, stopped by PID if still there), then
  * the measured client for 1 s. parse() is compared with the client's JSON read by plain lookups.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
-import { promisify } from 'node:util'
+import type { ChildProcess } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
+import { freePort } from '../../harness/free-port'
+import { runStep, startServerStep, stopServers } from '../../harness/tool-steps'
 import { iperf3ParamsSchema, type Iperf3ParamsInput } from '../../../src/main/tools/iperf3/params'
 import { parse } from '../../../src/main/tools/iperf3/parse'
-import { plan, SERVER_READY } from '../../../src/main/tools/iperf3/plan'
-import type { Plan, RemoteStep, StepOutput } from '../../../src/main/tools/types'
+import { plan } from '../../../src/main/tools/iperf3/plan'
+import type { Plan, StepOutput } from '../../../src/main/tools/types'
 
-const execFileAsync = promisify(execFile)
 const LOOPBACK = { os: 'linux' as const, workDir: '/tmp', address: '127.0.0.1' }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
-
 const servers: ChildProcess[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve))
-      server.kill('SIGTERM')
-      await exited
-    }
-  }
-})
+afterEach(() => stopServers(servers))
 
-/** Starts the plan's server step from its argv and resolves once it printed its ready line. */
-function startServer(step: RemoteStep): Promise<ChildProcess> {
-  const [command, ...args] = step.argv!
-  const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  servers.push(child)
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the iperf3 server did not print its ready line: ${output}`)), 10_000)
-    const check = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (SERVER_READY.test(output)) {
-        clearTimeout(timer)
-        resolve(child)
-      }
-    }
-    child.stdout!.on('data', check)
-    child.stderr!.on('data', check)
-    child.once('exit', (code) => reject(new Error(`the iperf3 server exited (${code}) before it was ready: ${output}`)))
-  })
-}
 
-/** Runs the client step: its script through sh, or its argv directly. */
-async function runClient(step: RemoteStep, viaShell = false): Promise<StepOutput> {
-  const [command, ...args] = viaShell ? ['sh', '-c', step.script] : step.argv!
-  try {
-    const { stdout, stderr } = await execFileAsync(command!, args, { timeout: 30_000, maxBuffer: 16 * 2 ** 20 })
-    return { stdout, stderr, exitCode: 0 }
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; code?: number; signal?: string }
-    return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', exitCode: typeof e.code === 'number' ? e.code : null, signal: e.signal ?? null }
-  }
-}
+
+
 
 async function planOnLoopback(input: Iperf3ParamsInput): Promise<{ plan: Plan; params: ReturnType<typeof iperf3ParamsSchema.parse> }> {
   const params = iperf3ParamsSchema.parse({ seconds: 1, port: await freePort(), serverBind: '127.0.0.1', ...input })
@@ -81,8 +32,8 @@ async function runTest(input: Iperf3ParamsInput, viaShell = false) {
   const [server, client] = p.steps
   expect(server).toMatchObject({ on: 'peer', background: true })
   expect(client).toMatchObject({ on: 'target', measured: true })
-  await startServer(server!)
-  const out = await runClient(client!, viaShell)
+  await startServerStep(server!, servers)
+  const out = await runStep(client!, viaShell ? 'shell' : 'argv')
   expect(out.exitCode, out.stderr).toBe(0)
   return { out, params, json: JSON.parse(out.stdout) }
 }
@@ -152,7 +103,7 @@ describe('iperf3 (real) through plan and parse', () => {
 
   it('a refused connection is a failure with iperf3\'s own message', async () => {
     const { plan: p, params } = await planOnLoopback({})
-    const out = await runClient(p.steps[1]!)
+    const out = await runStep(p.steps[1]!, 'argv')
     const result = parse(out, params)
     expect(result).toMatchObject({ ok: false, error: { reason: 'iperf3 reported an error: unable to connect to server: Connection refused' } })
   })
