@@ -20,23 +20,34 @@ export interface FieldProps {
 /** A labelled form control with its hint and its error, wired for screen readers. */
 export function Field({ label, hint, error, className, children }: FieldProps): ReactElement {
   const id = useId()
-  const hintId = hint ? `${id}-hint` : undefined
-  const errorId = error ? `${id}-error` : undefined
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined
   return (
     <div className={['field', error ? 'field-invalid' : undefined, className].filter(Boolean).join(' ')}>
       <label htmlFor={id}>{label}</label>
-      {children({ id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined })}
+      {children({ id, 'aria-describedby': describedByOf(id, error, hint), 'aria-invalid': error ? true : undefined })}
+      <FieldMessages id={id} error={error} hint={hint} />
+    </div>
+  )
+}
+
+/** The ids of a field's error and hint, for its control's aria-describedby. */
+export function describedByOf(id: string, error: ReactNode, hint: ReactNode): string | undefined {
+  return [error ? `${id}-error` : undefined, hint ? `${id}-hint` : undefined].filter(Boolean).join(' ') || undefined
+}
+
+/** A field's error and hint lines, with the ids `describedByOf` names. */
+export function FieldMessages({ id, error, hint }: { id: string; error?: ReactNode; hint?: ReactNode }): ReactElement {
+  return (
+    <>
       {error ? (
-        <p id={errorId} className="field-error">
+        <p id={`${id}-error`} className="field-error">
           {error}
         </p>
       ) : null}
       {hint ? (
-        <p id={hintId} className="field-hint">
+        <p id={`${id}-hint`} className="field-hint">
           {hint}
         </p>
       ) : null}
-    </div>
+    </>
   )
 }

@@ -1,4 +1,5 @@
 import { useId, type ReactElement, type ReactNode } from 'react'
+import { describedByOf, FieldMessages } from '../../components/field'
 import type { SecretDraft } from './target-draft'
 
 /**
@@ -19,9 +20,7 @@ export function SecretInput({
   hint?: ReactNode
 }): ReactElement {
   const id = useId()
-  const errorId = error ? `${id}-error` : undefined
-  const hintId = hint ? `${id}-hint` : undefined
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined
+  const describedBy = describedByOf(id, error, hint)
   const lower = label.toLowerCase()
 
   return (
@@ -74,16 +73,7 @@ export function SecretInput({
           )}
         </div>
       )}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
+      <FieldMessages id={id} error={error} hint={hint} />
     </div>
   )
 }
