@@ -127,6 +127,7 @@ export class LocalSession implements Session {
     started = performance.now()
     const spawned = this.spawnWrapped(argv, stdin, stdout, stderr, command)
     const watch = watchForStop(opts, () => this.stopProcess(spawned, sudo), this.running)
+    if (this.closed) watch.cancel()
     try {
       const end = await spawned.ended
       await watch.stopped()

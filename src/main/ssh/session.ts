@@ -295,6 +295,8 @@ export class SshSession implements Session {
     const channelStarted = performance.now()
 
     const watch = watchForStop(opts, () => this.stopCommand(running, conn, platform, sudo), this.running)
+    // close() may have begun while the channel was opening: it could not see this command yet
+    if (this.closing) watch.cancel()
     try {
       const end = await running.ended
       await watch.stopped()

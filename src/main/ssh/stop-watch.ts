@@ -6,6 +6,8 @@ export interface StopWatch {
   readonly reason: StopReason | undefined
   /** Resolves when the stop that was started (if any) has finished. */
   stopped(): Promise<void>
+  /** Stops the command now (as if its signal aborted), unless a stop already began. */
+  cancel(): void
   /** Removes the timer and the listeners; call when the command has ended. */
   dispose(): void
 }
@@ -37,6 +39,7 @@ export function watchForStop(
       return reason
     },
     stopped: () => stopping ?? Promise.resolve(),
+    cancel: onAbort,
     dispose: () => {
       if (timer) clearTimeout(timer)
       opts.signal?.removeEventListener('abort', onAbort)

@@ -21,16 +21,10 @@ export function fingerprintOf(key: Buffer): string {
 export function connectClient(server: SshdServer, overrides: ConnectConfig = {}): Promise<Client> {
   return new Promise((resolve, reject) => {
     const client = new Client()
-    const onError = (err: Error): void => {
-      client.removeListener('ready', onReady)
-      reject(err)
-    }
-    const onReady = (): void => {
-      client.removeListener('error', onError)
-      resolve(client)
-    }
-    client.once('ready', onReady)
-    client.once('error', onError)
+    // a persistent listener: after a refused login sshd may also reset the socket, and a second
+    // 'error' with nobody listening would crash the test run
+    client.on('error', reject)
+    client.once('ready', () => resolve(client))
     client.connect(
       sshConnectConfig(server, {
         hostVerifier: (key: Buffer) => fingerprintOf(key) === server.hostKeyFingerprint,
