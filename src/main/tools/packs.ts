@@ -1,4 +1,4 @@
-import type { ToolId } from './types'
+import { PACK_IDS, type Aggregate, type PackId, type ToolId } from '../../shared/model/tool-ids'
 
 /**
  * Packs: named sets of tests taken from the studies in the project's seeds, with the studies'
@@ -9,11 +9,7 @@ import type { ToolId } from './types'
  * schema and the exact command it plans.
  */
 
-export const PACK_IDS = ['cloud-acceptance', 'block-dd', 'cluster-fio', 'seq-dd', 'kvm-storage'] as const
-export type PackId = (typeof PACK_IDS)[number]
-
-/** How repetitions of one test are summarized into the figure that is compared. */
-export type Aggregate = 'mean' | 'median' | 'best'
+export { PACK_IDS, type PackId, type Aggregate }
 
 export interface PackTest {
   /** Stable within the pack: 'fio-4k-randread'. */

@@ -1,9 +1,9 @@
 import type { z } from 'zod'
 import type { MetricCategory, MetricDef, Sample } from '../../shared/model/sample'
 
-/** Ids used by presets, packs and `virtbench parse --tool <id>`. */
-export const TOOL_IDS = ['fio', 'dd', 'iperf3', 'iperf', 'ping', 'bonnie', 'iozone', 'unixbench', 'mbw', 'sysbench'] as const
-export type ToolId = (typeof TOOL_IDS)[number]
+import type { ToolId } from '../../shared/model/tool-ids'
+
+export { TOOL_IDS, type ToolId } from '../../shared/model/tool-ids'
 
 export type TargetOs = 'linux' | 'windows'
 

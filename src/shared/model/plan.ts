@@ -1,0 +1,165 @@
+import { z } from 'zod'
+import { ScenarioSchema } from './scenario'
+import { AGGREGATES, PACK_IDS, TOOL_IDS } from './tool-ids'
+
+/**
+ * A comparison plan: a baseline, the variants measured against it, the tests, how often and
+ * where. A preset is a plan saved as a versioned document (docs/presets.md). Targets are named,
+ * never described: logins and secrets stay in the inventory and the OS keychain.
+ */
+
+const NAME = /^[^\p{Cc}]+$/u
+
+/** A target of the inventory, by its name (names are unique, compared without case). */
+export const TargetRefSchema = z
+  .string()
+  .trim()
+  .min(1, 'name a target of the inventory')
+  .max(64, 'a target name is at most 64 characters')
+  .regex(NAME, 'a target name has no control characters')
+export type TargetRef = z.infer<typeof TargetRefSchema>
+
+export const TEST_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/
+
+export const TestIdSchema = z
+  .string()
+  .regex(TEST_ID, 'a test id is 1 to 64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit')
+
+/** The tests of a study pack, all or some. */
+export const PackChoiceSchema = z.strictObject({
+  pack: z.enum(PACK_IDS).describe('A study pack (virtbench packs lists them)'),
+  form: z.enum(['full', 'quick']).default('full').describe('full: the study as published; quick: the same shapes at small sizes'),
+  only: z.array(TestIdSchema).min(1).optional().describe('Run only these tests of the pack (by test id)')
+})
+export type PackChoice = z.infer<typeof PackChoiceSchema>
+
+/** One test written out: a tool and its parameters. */
+export const CustomTestSchema = z.strictObject({
+  id: TestIdSchema.describe('Unique within the plan'),
+  title: z.string().trim().min(1).max(120).regex(NAME).optional(),
+  tool: z.enum(TOOL_IDS),
+  params: z.record(z.string(), z.unknown()).default({}).describe("The tool's parameters (docs/metrics.md and the tool's schema)"),
+  repetitions: z.number().int().min(1).max(100).optional().describe('Overrides the plan repetitions for this test'),
+  aggregate: z.enum(AGGREGATES).optional().describe('Overrides the plan aggregation for this test')
+})
+export type CustomTest = z.infer<typeof CustomTestSchema>
+
+export const TestChoiceSchema = z.union([PackChoiceSchema, CustomTestSchema])
+export type TestChoice = z.infer<typeof TestChoiceSchema>
+
+export const VariantSchema = z.strictObject({
+  target: TargetRefSchema.describe('The guest measured'),
+  label: z.string().trim().min(1).max(80).regex(NAME).optional().describe('How tables name this variant (default: the target name)'),
+  scenario: ScenarioSchema.default({})
+})
+export type Variant = z.infer<typeof VariantSchema>
+
+export const BaselineSchema = z.strictObject({
+  target: TargetRefSchema.describe('The machine that is 100 %: usually the physical host'),
+  label: z.string().trim().min(1).max(80).regex(NAME).optional()
+})
+export type Baseline = z.infer<typeof BaselineSchema>
+
+const DEVICE = /^\/dev\/[A-Za-z0-9._+@:/-]+$/
+
+/** Where storage tests write: a directory (files are created and removed), or a raw device. */
+export const StorageTargetSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('directory'),
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .regex(/^(\/|~\/?)[^\p{Cc}]*$/u, 'the work directory must be an absolute path (or start with ~/)')
+      .refine((p) => !p.split('/').includes('..'), "the work directory cannot contain '..'")
+      .default('~/virtbench-work')
+  }),
+  z
+    .strictObject({
+      kind: z.literal('device'),
+      path: z.string().regex(DEVICE, 'a device is a path such as /dev/vdb'),
+      confirm: z
+        .string()
+        .describe('The device path typed again: every byte on it is overwritten. The run refuses to start unless it matches.')
+    })
+    .refine((d) => d.confirm === d.path, {
+      message: 'a raw-device test destroys the data on the device: type its path again in "confirm" to say you mean it',
+      path: ['confirm']
+    })
+])
+export type StorageTarget = z.infer<typeof StorageTargetSchema>
+
+export const NetworkSetupSchema = z.strictObject({
+  peer: TargetRefSchema.optional().describe(
+    'The machine whose server every measured target talks to (for a baseline-vs-variant comparison); ' +
+      'without it, the baseline is the peer of each variant and the variants are the peer of the baseline'
+  ),
+  matrix: z.boolean().default(false).describe('Also measure every ordered pair of the plan\'s targets (as study 001\'s network table)'),
+  simultaneous: z.boolean().default(false).describe('Also run every measured target\'s client at once against the peer (as study 000\'s contention test)')
+})
+export type NetworkSetup = z.infer<typeof NetworkSetupSchema>
+
+export const ScheduleSchema = z.strictObject({
+  order: z
+    .enum(['grouped', 'interleaved'])
+    .default('interleaved')
+    .describe('interleaved: A B A B..., so that drift hits baseline and variants equally; grouped: all repetitions of one target in a row'),
+  parallelTargets: z.boolean().default(false).describe('Run independent targets at the same time (they may disturb each other)')
+})
+export type Schedule = z.infer<typeof ScheduleSchema>
+
+export const ComparisonPlanSchema = z
+  .strictObject({
+    name: z.string().trim().min(1, 'a comparison needs a name').max(120).regex(NAME),
+    baseline: BaselineSchema,
+    variants: z.array(VariantSchema).min(1, 'a comparison needs at least one variant'),
+    tests: z.array(TestChoiceSchema).min(1, 'choose at least one test or pack'),
+    repetitions: z.number().int().min(1).max(100).default(3),
+    aggregate: z.enum(AGGREGATES).default('median'),
+    storage: StorageTargetSchema.default({ kind: 'directory', path: '~/virtbench-work' }),
+    network: NetworkSetupSchema.default({ matrix: false, simultaneous: false }),
+    schedule: ScheduleSchema.default({ order: 'interleaved', parallelTargets: false })
+  })
+  .superRefine((plan, ctx) => {
+    const seen = new Map<string, string>()
+    const claim = (name: string, where: string, path: (string | number)[]): void => {
+      const key = name.toLowerCase()
+      const first = seen.get(key)
+      if (first) ctx.addIssue({ code: 'custom', path, message: `${name} is already ${first}; each target appears once in a comparison` })
+      else seen.set(key, where)
+    }
+    claim(plan.baseline.target, 'the baseline', ['baseline', 'target'])
+    plan.variants.forEach((v, i) => claim(v.target, `variant ${i + 1}`, ['variants', i, 'target']))
+    const labels = new Set<string>()
+    plan.variants.forEach((v, i) => {
+      const label = (v.label ?? v.target).toLowerCase()
+      if (labels.has(label)) ctx.addIssue({ code: 'custom', path: ['variants', i, 'label'], message: `two variants are called ${v.label ?? v.target}` })
+      labels.add(label)
+    })
+    const ids = new Set<string>()
+    plan.tests.forEach((t, i) => {
+      if ('tool' in t) {
+        if (ids.has(t.id)) ctx.addIssue({ code: 'custom', path: ['tests', i, 'id'], message: `two tests have the id ${t.id}` })
+        ids.add(t.id)
+      }
+    })
+  })
+export type ComparisonPlanInput = z.input<typeof ComparisonPlanSchema>
+export type ComparisonPlan = z.output<typeof ComparisonPlanSchema>
+
+export const PRESET_KIND = 'virtbench-preset'
+export const PRESET_VERSION = 1
+
+export const PresetSchema = z.strictObject({
+  kind: z.literal(PRESET_KIND),
+  version: z.literal(PRESET_VERSION),
+  description: z.string().max(2000).optional(),
+  plan: ComparisonPlanSchema
+})
+export type PresetInput = z.input<typeof PresetSchema>
+export type Preset = z.output<typeof PresetSchema>
+
+/** The name tables use for a variant. */
+export function variantLabel(v: Variant): string {
+  return v.label ?? v.target
+}

@@ -1,0 +1,181 @@
+import { z } from 'zod'
+import { ComparisonPlanSchema } from './plan'
+import { SampleSchema } from './sample'
+import { ScenarioSchema } from './scenario'
+import { AGGREGATES, TOOL_IDS } from './tool-ids'
+
+/**
+ * A run: one execution of a comparison plan. Written as it goes (docs/runs.md): the plan, the
+ * targets as they were, the environment of each, the preflight findings, and per job the exact
+ * commands, where their raw output is kept, the exit status, timings, samples and warnings.
+ */
+
+export const RUN_KIND = 'virtbench-run'
+export const RUN_VERSION = 1
+
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const
+export type RunStatus = (typeof RUN_STATUSES)[number]
+
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
+
+const Iso = z.string()
+
+export const FindingSchema = z.strictObject({
+  severity: z.enum(['error', 'warning', 'info']),
+  /** The target it concerns (name), absent for the plan as a whole. */
+  target: z.string().optional(),
+  /** Stable id: 'unreachable', 'tool-missing', 'space', 'tmpfs-direct', 'device-mounted'... */
+  code: z.string(),
+  message: z.string(),
+  /** What to do about it. */
+  fix: z.string().optional(),
+  /** A command that fixes it (an install command), offered, run only when the user says so. */
+  command: z.string().optional()
+})
+export type Finding = z.infer<typeof FindingSchema>
+
+/** A target as the run saw it (no secrets; the inventory may change later). */
+export const RunTargetSchema = z.strictObject({
+  name: z.string(),
+  role: z.enum(['baseline', 'variant', 'peer']),
+  /** How tables name it. */
+  label: z.string(),
+  kind: z.enum(['ssh', 'local']),
+  address: z.string().optional(),
+  port: z.number().optional(),
+  user: z.string().optional(),
+  scenario: ScenarioSchema.optional(),
+  /** The address peers' clients use to reach it, when it runs a server. */
+  networkAddress: z.string().optional()
+})
+export type RunTarget = z.infer<typeof RunTargetSchema>
+
+export const StepRecordSchema = z.strictObject({
+  id: z.string(),
+  /** The target (name) the step ran on. */
+  on: z.string(),
+  /** The exact script run. */
+  command: z.string(),
+  background: z.boolean().optional(),
+  measured: z.boolean().optional(),
+  startedAt: Iso.optional(),
+  endedAt: Iso.optional(),
+  exitCode: z.number().nullable().optional(),
+  signal: z.string().nullable().optional(),
+  /** Raw output files, relative to the run directory. */
+  stdoutFile: z.string().optional(),
+  stderrFile: z.string().optional(),
+  /** Why the step failed to run (not the tool's own exit): a lost target, a timeout. */
+  error: z.string().optional()
+})
+export type StepRecord = z.infer<typeof StepRecordSchema>
+
+/** Host monitor summary: what the block layer did while the job ran (/proc/diskstats). */
+export const DiskActivitySchema = z.strictObject({
+  target: z.string(),
+  device: z.string(),
+  seconds: z.number(),
+  readIops: z.number(),
+  writeIops: z.number(),
+  readBytesPerSecond: z.number(),
+  writeBytesPerSecond: z.number(),
+  /** Bytes per request. */
+  avgIoSizeBytes: z.number().optional(),
+  busyPct: z.number(),
+  /** Average time a request took, in seconds (await). */
+  awaitSeconds: z.number().optional(),
+  requests: z.number()
+})
+export type DiskActivity = z.infer<typeof DiskActivitySchema>
+
+export const JobSchema = z.strictObject({
+  id: z.string(),
+  testId: z.string(),
+  title: z.string(),
+  tool: z.enum(TOOL_IDS),
+  params: z.record(z.string(), z.unknown()),
+  /** The measured target (name) and its side: the baseline's label or a variant's label. */
+  target: z.string(),
+  side: z.string(),
+  /** The machine running the server of a network test. */
+  peer: z.string().optional(),
+  /** Network jobs of the matrix or the simultaneous test are not part of the baseline comparison. */
+  kind: z.enum(['compare', 'matrix', 'simultaneous']).default('compare'),
+  repetition: z.number().int().min(1),
+  status: z.enum(JOB_STATUSES),
+  attempts: z.number().int().min(0).default(0),
+  estimatedSeconds: z.number().optional(),
+  queuedAt: Iso.optional(),
+  startedAt: Iso.optional(),
+  endedAt: Iso.optional(),
+  steps: z.array(StepRecordSchema).default([]),
+  samples: z.array(SampleSchema).default([]),
+  warnings: z.array(z.string()).default([]),
+  error: z.string().optional(),
+  /** Block-layer activity on the target and its physical host while the job ran. */
+  monitor: z.array(DiskActivitySchema).optional()
+})
+export type Job = z.infer<typeof JobSchema>
+
+export const RunTestSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  tool: z.enum(TOOL_IDS),
+  params: z.record(z.string(), z.unknown()),
+  repetitions: z.number().int().min(1),
+  aggregate: z.enum(AGGREGATES)
+})
+export type RunTest = z.infer<typeof RunTestSchema>
+
+export const RunDocumentSchema = z.strictObject({
+  kind: z.literal(RUN_KIND),
+  version: z.literal(RUN_VERSION),
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(RUN_STATUSES),
+  createdAt: Iso,
+  updatedAt: Iso,
+  endedAt: Iso.optional(),
+  app: z.strictObject({ version: z.string() }),
+  plan: ComparisonPlanSchema,
+  /** The plan's tests with packs expanded, in run order. */
+  tests: z.array(RunTestSchema),
+  targets: z.array(RunTargetSchema),
+  environment: z.record(z.string(), z.unknown()).default({}),
+  preflight: z.array(FindingSchema).default([]),
+  jobs: z.array(JobSchema),
+  /** Why the run stopped early, when it did. */
+  error: z.string().optional()
+})
+export type RunDocument = z.infer<typeof RunDocumentSchema>
+
+/** A run in a list: enough to show it without loading every job. */
+export interface RunSummary {
+  id: string
+  name: string
+  status: RunStatus
+  createdAt: string
+  endedAt?: string
+  baseline: string
+  variants: string[]
+  jobs: { total: number; succeeded: number; failed: number }
+}
+
+export function summarizeRun(run: RunDocument): RunSummary {
+  const baseline = run.targets.find((t) => t.role === 'baseline')?.label ?? run.plan.baseline.target
+  return {
+    id: run.id,
+    name: run.name,
+    status: run.status,
+    createdAt: run.createdAt,
+    ...(run.endedAt ? { endedAt: run.endedAt } : {}),
+    baseline,
+    variants: run.targets.filter((t) => t.role === 'variant').map((t) => t.label),
+    jobs: {
+      total: run.jobs.length,
+      succeeded: run.jobs.filter((j) => j.status === 'succeeded').length,
+      failed: run.jobs.filter((j) => j.status === 'failed').length
+    }
+  }
+}

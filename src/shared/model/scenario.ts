@@ -1,0 +1,96 @@
+import { z } from 'zod'
+
+/**
+ * A scenario: the labels that say how a guest is set up. Every field is optional (a physical
+ * baseline has none); the wizard offers them as choices, and the engine compares them with what
+ * the physical host reports (libvirt domain XML) where it can.
+ */
+
+export const HYPERVISORS = ['kvm', 'xen-pv', 'xen-hvm', 'hyper-v', 'vmware-esxi', 'other'] as const
+export const STORAGE_BACKENDS = ['file-raw', 'file-qcow2', 'lvm', 'ceph-rbd', 'nfs', 'iscsi', 'other'] as const
+export const DISK_CACHES = ['none', 'writeback', 'writethrough', 'directsync', 'unsafe'] as const
+export const DISK_BUSES = ['virtio-blk', 'virtio-scsi', 'ide', 'sata'] as const
+export const NETWORK_PATHS = ['classic', 'private', 'eip'] as const
+
+export type Hypervisor = (typeof HYPERVISORS)[number]
+export type StorageBackend = (typeof STORAGE_BACKENDS)[number]
+export type DiskCache = (typeof DISK_CACHES)[number]
+export type DiskBus = (typeof DISK_BUSES)[number]
+export type NetworkPath = (typeof NETWORK_PATHS)[number]
+
+/** Names people read, for tables and reports. */
+export const SCENARIO_LABELS = {
+  hypervisor: { kvm: 'KVM', 'xen-pv': 'Xen PV', 'xen-hvm': 'Xen HVM', 'hyper-v': 'Hyper-V', 'vmware-esxi': 'VMware ESXi', other: 'other' },
+  storage: {
+    'file-raw': 'local file (raw)',
+    'file-qcow2': 'local file (qcow2)',
+    lvm: 'LVM',
+    'ceph-rbd': 'Ceph RBD',
+    nfs: 'NFS',
+    iscsi: 'iSCSI',
+    other: 'other'
+  },
+  cache: { none: 'cache=none', writeback: 'cache=writeback', writethrough: 'cache=writethrough', directsync: 'cache=directsync', unsafe: 'cache=unsafe' },
+  bus: { 'virtio-blk': 'virtio-blk', 'virtio-scsi': 'virtio-scsi', ide: 'IDE', sata: 'SATA' },
+  network: { classic: 'classic network', private: 'private/VPC', eip: 'public EIP' }
+} as const
+
+export const ScenarioSchema = z.strictObject({
+  hypervisor: z.enum(HYPERVISORS).optional().describe('The hypervisor running the guest'),
+  storage: z.enum(STORAGE_BACKENDS).optional().describe("Where the guest's disk lives on the host"),
+  cache: z.enum(DISK_CACHES).optional().describe("The disk's cache mode (qemu/libvirt cache=)"),
+  queues: z.number().int().min(1).max(64).optional().describe('virtio queues of the disk'),
+  bus: z.enum(DISK_BUSES).optional().describe('The bus the guest sees its disk on'),
+  network: z.enum(NETWORK_PATHS).optional().describe('The network path of network tests (which address of the peer is used)'),
+  os: z.string().trim().max(80).optional().describe('The guest OS, as people call it (for example "Windows Server 2019")'),
+  domain: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[^\p{Cc}/]+$/u, 'a libvirt domain name has no "/" or control characters')
+    .optional()
+    .describe('The libvirt domain name of this guest on its physical host, to read the real disk setup with virsh dumpxml')
+})
+export type Scenario = z.infer<typeof ScenarioSchema>
+
+/** One line naming a scenario: "KVM, Ceph RBD, cache=none, 4 queues, virtio-blk". */
+export function describeScenario(s: Scenario): string {
+  const parts: string[] = []
+  if (s.hypervisor) parts.push(SCENARIO_LABELS.hypervisor[s.hypervisor])
+  if (s.storage) parts.push(SCENARIO_LABELS.storage[s.storage])
+  if (s.cache) parts.push(SCENARIO_LABELS.cache[s.cache])
+  if (s.queues !== undefined) parts.push(s.queues === 1 ? '1 queue' : `${s.queues} queues`)
+  if (s.bus) parts.push(SCENARIO_LABELS.bus[s.bus])
+  if (s.network) parts.push(SCENARIO_LABELS.network[s.network])
+  if (s.os) parts.push(s.os)
+  return parts.join(', ')
+}
+
+/** The disk setup a host reports for a guest (from its libvirt domain XML). */
+export interface DetectedDiskSetup {
+  /** The guest disk's target device in the XML (vda, sdb...). */
+  device: string
+  cache?: DiskCache | 'default'
+  /** io= mode (native, threads, io_uring), when set. */
+  io?: string
+  queues?: number
+  bus?: DiskBus | string
+  /** file, block, network (rbd, nfs, iscsi...), volume. */
+  sourceType?: string
+  /** For network sources: rbd, nfs, iscsi, gluster... */
+  sourceProtocol?: string
+  /** Disk image format (raw, qcow2). */
+  format?: string
+  /** The source path or name (a file, a /dev node, pool/image). */
+  source?: string
+}
+
+/** One declared label that the host's own description contradicts. */
+export interface ScenarioMismatch {
+  field: 'cache' | 'queues' | 'bus' | 'storage'
+  declared: string
+  detected: string
+  /** A sentence for the run log and the report. */
+  message: string
+}
