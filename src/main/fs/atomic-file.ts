@@ -18,10 +18,37 @@ export async function writeFileAtomic(file: string, content: string, options: { 
     } finally {
       await handle.close()
     }
-    await fs.rename(temp, file)
+    await renameRetrying(temp, file)
   } catch (error) {
     // A full disk or a failed rename leaves the old document as it was, and no temp file behind.
     await fs.rm(temp, { force: true })
     throw error
+  }
+}
+
+/** Error codes Windows gives a rename while another process (an indexer, a virus scanner) holds the file. */
+const TRANSIENT_RENAME_CODES = new Set(['EPERM', 'EBUSY', 'EACCES'])
+
+/**
+ * Renames `from` to `to`; on Windows retries for about two seconds while the target is briefly
+ * held open by another process (EPERM, EBUSY, EACCES), as virus scanners and indexers do.
+ */
+export async function renameRetrying(
+  from: string,
+  to: string,
+  options: { platform?: NodeJS.Platform; rename?: (a: string, b: string) => Promise<void>; delaysMs?: readonly number[] } = {}
+): Promise<void> {
+  const rename = options.rename ?? fs.rename
+  const delays = (options.platform ?? process.platform) === 'win32' ? (options.delaysMs ?? [10, 20, 50, 100, 200, 400, 600, 800]) : []
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await rename(from, to)
+      return
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? ''
+      const delay = delays[attempt]
+      if (delay === undefined || !TRANSIENT_RENAME_CODES.has(code)) throw error
+      await new Promise((resolve) => setTimeout(resolve, delay))
+    }
   }
 }

@@ -179,3 +179,23 @@ export function summarizeRun(run: RunDocument): RunSummary {
     }
   }
 }
+
+/** What a run tells its watchers (the live run view, the CLI's progress lines) as it goes. */
+export type RunEvent =
+  | { type: 'run-started'; runId: string; jobs: number }
+  | { type: 'stage'; runId: string; message: string; target?: string }
+  | { type: 'finding'; runId: string; finding: Finding }
+  | { type: 'job-started'; runId: string; jobId: string; attempt: number; estimatedSeconds?: number }
+  | { type: 'job-progress'; runId: string; jobId: string; elapsedSeconds: number; percent?: number; etaSeconds?: number }
+  | { type: 'job-reattached'; runId: string; jobId: string; message: string }
+  | {
+      type: 'job-finished'
+      runId: string
+      jobId: string
+      status: JobStatus
+      error?: string
+      /** The last lines of the job's output, for a failed job. */
+      logTail?: string
+      samples: number
+    }
+  | { type: 'run-finished'; runId: string; status: RunStatus; error?: string }

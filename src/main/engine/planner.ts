@@ -1,0 +1,183 @@
+import type { ComparisonPlan } from '../../shared/model/plan'
+import { variantLabel } from '../../shared/model/plan'
+import type { Job, RunTest } from '../../shared/model/run'
+import type { Aggregate } from '../../shared/model/tool-ids'
+import { PACKS, packTests } from '../tools/packs'
+import { TOOLS } from '../tools/registry'
+
+/**
+ * The planner: a comparison plan becomes the run's tests (packs expanded, parameters checked by
+ * each tool's own schema) and its jobs (one per test, side and repetition, in run order). Pure.
+ */
+
+export class PlanError extends Error {
+  override readonly name = 'PlanError'
+  constructor(
+    message: string,
+    readonly problems: string[]
+  ) {
+    super(message)
+  }
+}
+
+/** The plan's tests, packs expanded, with repetitions and aggregation settled. */
+export function expandTests(plan: ComparisonPlan): RunTest[] {
+  const tests: RunTest[] = []
+  const problems: string[] = []
+  const seen = new Set<string>()
+  const add = (test: RunTest, where: string): void => {
+    let id = test.id
+    for (let n = 2; seen.has(id); n++) id = `${test.id}-${n}`
+    seen.add(id)
+    const tool = TOOLS[test.tool]
+    const checked = tool.params.safeParse(test.params)
+    if (!checked.success) {
+      const first = checked.error.issues[0]
+      problems.push(`${where} (${tool.name}): ${first?.path.length ? `${first.path.join('.')}: ` : ''}${first?.message ?? 'invalid parameters'}`)
+      return
+    }
+    tests.push({ ...test, id })
+  }
+  for (const [index, choice] of plan.tests.entries()) {
+    if ('pack' in choice) {
+      const pack = PACKS[choice.pack]
+      const chosen = packTests(pack, choice.form)
+      const unknown = (choice.only ?? []).filter((id) => !chosen.some((t) => t.id === id))
+      if (unknown.length > 0) {
+        problems.push(
+          `tests[${index}]: pack ${pack.id} has no test ${unknown.join(', ')} (it has ${chosen.map((t) => t.id).join(', ')})`
+        )
+      }
+      for (const t of chosen) {
+        if (choice.only && !choice.only.includes(t.id)) continue
+        add(
+          {
+            id: t.id,
+            title: t.title,
+            tool: t.tool,
+            params: t.params,
+            repetitions: t.repetitions ?? plan.repetitions,
+            aggregate: t.aggregate ?? plan.aggregate
+          },
+          `tests[${index}] ${pack.id}/${t.id}`
+        )
+      }
+    } else {
+      add(
+        {
+          id: choice.id,
+          title: choice.title ?? `${TOOLS[choice.tool].name} ${choice.id}`,
+          tool: choice.tool,
+          params: choice.params,
+          repetitions: choice.repetitions ?? plan.repetitions,
+          aggregate: choice.aggregate ?? plan.aggregate
+        },
+        `tests[${index}] ${choice.id}`
+      )
+    }
+  }
+  if (problems.length > 0) throw new PlanError(`the plan's tests have problems:\n- ${problems.join('\n- ')}`, problems)
+  return applyStorage(plan, tests)
+}
+
+/** With a raw device as the storage target, storage tests that can use one are pointed at it. */
+function applyStorage(plan: ComparisonPlan, tests: RunTest[]): RunTest[] {
+  if (plan.storage.kind !== 'device') return tests
+  const device = plan.storage.path
+  const problems: string[] = []
+  const pointed = tests.map((t) => {
+    if (t.tool !== 'fio' && t.tool !== 'dd') return t
+    const params = { ...t.params, device, deviceWriteConfirmed: plan.storage.kind === 'device' && plan.storage.confirm === device }
+    delete (params as Record<string, unknown>).filename
+    delete (params as Record<string, unknown>).fileName
+    const checked = TOOLS[t.tool].params.safeParse(params)
+    if (!checked.success) {
+      problems.push(`${t.id}: cannot run on ${device}: ${checked.error.issues[0]?.message ?? 'invalid'}`)
+      return t
+    }
+    return { ...t, params }
+  })
+  if (problems.length > 0) throw new PlanError(`some tests cannot use the device:\n- ${problems.join('\n- ')}`, problems)
+  return pointed
+}
+
+export interface Side {
+  /** Target name. */
+  target: string
+  /** The label tables use. */
+  label: string
+  role: 'baseline' | 'variant'
+}
+
+export function sidesOf(plan: ComparisonPlan): Side[] {
+  return [
+    { target: plan.baseline.target, label: plan.baseline.label ?? plan.baseline.target, role: 'baseline' },
+    ...plan.variants.map((v) => ({ target: v.target, label: variantLabel(v), role: 'variant' as const }))
+  ]
+}
+
+/** The machine running the server (or answering the ping) of a network test measured on `side`. */
+export function peerOf(plan: ComparisonPlan, side: Side): string {
+  if (plan.network.peer) return plan.network.peer
+  const first = plan.variants[0]
+  return side.role === 'baseline' && first ? first.target : plan.baseline.target
+}
+
+/**
+ * The jobs of a run, in the order they run: for each test, its repetitions, and within one
+ * repetition each side in turn (interleaved, A B A B) or all repetitions of one side first
+ * (grouped). Network tests add the matrix of every ordered pair when the plan asks for it.
+ */
+export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[], runId: string): Job[] {
+  const sides = sidesOf(plan)
+  const jobs: Job[] = []
+  const push = (test: RunTest, side: Side, repetition: number, kind: Job['kind'], peer?: string): void => {
+    const tool = TOOLS[test.tool]
+    jobs.push({
+      id: `j${String(jobs.length + 1).padStart(4, '0')}`,
+      testId: test.id,
+      title: test.title,
+      tool: test.tool,
+      params: test.params,
+      target: side.target,
+      side: side.label,
+      ...(peer ? { peer } : {}),
+      kind,
+      repetition,
+      status: 'queued',
+      attempts: 0,
+      estimatedSeconds: tool.estimateSeconds(tool.params.parse(test.params)),
+      steps: [],
+      samples: [],
+      warnings: []
+    })
+  }
+  void runId
+  for (const test of tests) {
+    const needsPeer = TOOLS[test.tool].needsPeer
+    const peerFor = (side: Side): string | undefined => (needsPeer ? peerOf(plan, side) : undefined)
+    if (plan.schedule.order === 'interleaved') {
+      for (let r = 1; r <= test.repetitions; r++) for (const side of sides) push(test, side, r, 'compare', peerFor(side))
+    } else {
+      for (const side of sides) for (let r = 1; r <= test.repetitions; r++) push(test, side, r, 'compare', peerFor(side))
+    }
+    if (needsPeer && plan.network.matrix) {
+      const everyone = [...sides]
+      if (plan.network.peer && !everyone.some((s) => s.target.toLowerCase() === plan.network.peer!.toLowerCase())) {
+        everyone.push({ target: plan.network.peer, label: plan.network.peer, role: 'variant' })
+      }
+      for (const from of everyone) {
+        for (const to of everyone) {
+          if (from === to) continue
+          for (let r = 1; r <= test.repetitions; r++) push(test, from, r, 'matrix', to.target)
+        }
+      }
+    }
+  }
+  return jobs
+}
+
+/** The aggregation a test uses (for the comparison). */
+export function aggregateOf(tests: readonly RunTest[], testId: string): Aggregate {
+  return tests.find((t) => t.id === testId)?.aggregate ?? 'median'
+}

@@ -1,0 +1,594 @@
+import { randomBytes } from 'node:crypto'
+import type { ComparisonPlan } from '../../shared/model/plan'
+import type { Finding, Job, RunDocument, RunEvent, RunStatus, RunTarget, StepRecord } from '../../shared/model/run'
+import { RUN_KIND, RUN_VERSION } from '../../shared/model/run'
+import type { Scenario } from '../../shared/model/scenario'
+import { quoteSh } from '../../shared/shell-quote'
+import type { Session, SudoMode } from '../ssh/types'
+import type { RunFolder } from '../store/run-store'
+import { TOOLS } from '../tools/registry'
+import type { PeerFacts, Plan, RemoteStep, TargetFacts } from '../tools/types'
+import { runDetached, sweepLeftovers } from './detached'
+import { expandTests, planJobs, sidesOf } from './planner'
+
+/**
+ * The runner: runs a run's jobs on their targets, one at a time by default, each detached on the
+ * target (a dropped connection is reattached), keeps every raw output, parses the measured step,
+ * writes the run document as it goes, and always removes what the tests wrote.
+ */
+
+/** A target of the run as the engine needs it: resolved from the inventory (or the CLI). */
+export interface EngineTarget {
+  name: string
+  label: string
+  role: RunTarget['role']
+  kind: 'ssh' | 'local'
+  address?: string
+  port?: number
+  user?: string
+  addresses: { private?: string; public?: string }
+  scenario?: Scenario
+  /** How steps that need root get it (with the password, when one is needed; never stored). */
+  sudo: SudoMode
+}
+
+export interface EngineDeps {
+  /** An open session to the named target (the caller caches and closes them). */
+  session(name: string): Promise<Session>
+  /** The local resources/scripts directory. */
+  scriptsDir: string
+  appVersion: string
+  onEvent?: (event: RunEvent) => void
+  /** Seconds between progress events of a running job (default 1). */
+  progressEverySeconds?: number
+  /**
+   * Work that runs on each target before the jobs (environment capture, preflight): the runner
+   * stores what it returns. Errors it throws fail the run before any job.
+   */
+  beforeJobs?: (ctx: BeforeJobsContext) => Promise<{ environment?: Record<string, unknown>; findings?: Finding[] }>
+}
+
+export interface BeforeJobsContext {
+  run: RunDocument
+  targets: readonly EngineTarget[]
+  sessions: ReadonlyMap<string, Session>
+  /** The work directory of each target (absolute). */
+  workDirs: ReadonlyMap<string, string>
+  signal: AbortSignal
+}
+
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')
+  return `${stamp}-${randomBytes(3).toString('hex')}`
+}
+
+/** A new run document for `plan` (tests expanded, jobs queued); throws PlanError on bad tests. */
+export function createRunDocument(plan: ComparisonPlan, targets: readonly EngineTarget[], appVersion: string, id = newRunId()): RunDocument {
+  const tests = expandTests(plan)
+  const now = new Date().toISOString()
+  return {
+    kind: RUN_KIND,
+    version: RUN_VERSION,
+    id,
+    name: plan.name,
+    status: 'running',
+    createdAt: now,
+    updatedAt: now,
+    app: { version: appVersion },
+    plan,
+    tests,
+    targets: targets.map((t) => ({
+      name: t.name,
+      role: t.role,
+      label: t.label,
+      kind: t.kind,
+      ...(t.address ? { address: t.address } : {}),
+      ...(t.port ? { port: t.port } : {}),
+      ...(t.user ? { user: t.user } : {}),
+      ...(t.scenario && Object.keys(t.scenario).length > 0 ? { scenario: t.scenario } : {})
+    })),
+    environment: {},
+    preflight: [],
+    jobs: planJobs(plan, tests, id)
+  }
+}
+
+/** The targets a plan needs, in order: baseline, variants, then a separate network peer. */
+export function planTargetNames(plan: ComparisonPlan): string[] {
+  const names = sidesOf(plan).map((s) => s.target)
+  if (plan.network.peer && !names.some((n) => n.toLowerCase() === plan.network.peer!.toLowerCase())) names.push(plan.network.peer)
+  return names
+}
+
+interface TargetState {
+  target: EngineTarget
+  session: Session
+  scripts: string
+  /** Expanded storage root (`~/virtbench-work` made absolute). */
+  root: string
+  /** `<root>/vb-<run id>`: test files and job folders of this run. */
+  runDir: string
+  facts: TargetFacts
+}
+
+const LOG_TAIL_LINES = 15
+const READY_TIMEOUT_MS = 15_000
+
+export class RunEngine {
+  private readonly states = new Map<string, TargetState>()
+  private readonly abort = new AbortController()
+  private readonly targetsByName: Map<string, EngineTarget>
+
+  constructor(
+    private readonly folder: RunFolder,
+    targets: readonly EngineTarget[],
+    private readonly deps: EngineDeps
+  ) {
+    this.targetsByName = new Map(targets.map((t) => [t.name.toLowerCase(), t]))
+  }
+
+  get run(): RunDocument {
+    return this.folder.run
+  }
+
+  /** Stops the run: running jobs are stopped on their targets, queued ones never start. */
+  cancel(): void {
+    this.abort.abort()
+  }
+
+  /**
+   * Runs the queued jobs (all of them for a new run; the failed and unfinished ones on resume;
+   * `only` for a retry), then cleans up. Resolves with the run's final status.
+   */
+  async execute(opts: { only?: readonly string[] } = {}): Promise<RunStatus> {
+    const signal = this.abort.signal
+    const runId = this.run.id
+    this.folder.update((doc) => {
+      doc.status = 'running'
+      delete doc.error
+      delete doc.endedAt
+      for (const job of doc.jobs) {
+        const wanted = opts.only ? opts.only.includes(job.id) : job.status !== 'succeeded'
+        if (wanted && job.status !== 'queued') resetJob(job)
+      }
+    })
+    const pending = this.run.jobs.filter((j) => j.status === 'queued' && (!opts.only || opts.only.includes(j.id)))
+    this.emit({ type: 'run-started', runId, jobs: pending.length })
+    let failure: string | undefined
+    try {
+      await this.prepareTargets(pending, signal)
+      if (this.deps.beforeJobs && !opts.only) {
+        this.stage('Checking the targets and recording their environment')
+        const before = await this.deps.beforeJobs({
+          run: this.run,
+          targets: [...this.targetsByName.values()],
+          sessions: new Map([...this.states.values()].map((s) => [s.target.name, s.session] as const)),
+          workDirs: new Map([...this.states.values()].map((s) => [s.target.name, s.runDir])),
+          signal
+        })
+        this.folder.update((doc) => {
+          Object.assign(doc.environment, before.environment ?? {})
+          doc.preflight = before.findings ?? doc.preflight
+        })
+        for (const finding of before.findings ?? []) this.emit({ type: 'finding', runId, finding })
+        const blocking = (before.findings ?? []).filter((f) => f.severity === 'error')
+        if (blocking.length > 0) throw new PreflightFailed(blocking)
+      }
+      if (this.run.plan.schedule.parallelTargets) await this.runParallel(pending, signal)
+      else for (const job of pending) await this.runJob(job, signal)
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error)
+    } finally {
+      await this.cleanup()
+    }
+    const status = finalStatus(this.run.jobs, signal.aborted, failure)
+    this.folder.update((doc) => {
+      doc.status = status
+      doc.endedAt = new Date().toISOString()
+      if (failure) doc.error = failure
+      if (signal.aborted) {
+        for (const job of doc.jobs) if (job.status === 'queued') job.status = 'cancelled'
+      }
+    })
+    await this.folder.close()
+    this.emit({ type: 'run-finished', runId, status, ...(failure ? { error: failure } : {}) })
+    return status
+  }
+
+  // ---- targets -----------------------------------------------------------------------------
+
+  private async prepareTargets(jobs: readonly Job[], signal: AbortSignal): Promise<void> {
+    const names = new Set<string>(planTargetNames(this.run.plan))
+    for (const job of jobs) {
+      names.add(job.target)
+      if (job.peer) names.add(job.peer)
+    }
+    for (const name of names) {
+      if (signal.aborted) throw new Error('cancelled')
+      const target = this.targetsByName.get(name.toLowerCase())
+      if (!target) throw new Error(`the plan names ${name}, which is not a target of this run`)
+      this.stage(`Connecting to ${target.name}`, target.name)
+      const session = await this.deps.session(target.name)
+      const facts = await session.facts()
+      if (facts.shell !== 'posix') {
+        throw new Error(`${target.name} runs ${facts.system}: the engine runs jobs on Linux and other POSIX targets for now`)
+      }
+      const { remoteDir } = await session.ensureScripts(this.deps.scriptsDir)
+      const storage = this.run.plan.storage
+      const rootPath = storage.kind === 'directory' ? storage.path : '~/virtbench-work'
+      const root = expandTilde(rootPath, facts.homeDir)
+      const runDir = `${root}/vb-${this.run.id}`
+      const swept = await sweepLeftovers(session, remoteDir, root, this.run.id).catch(() => [])
+      for (const dir of swept) this.stage(`Removed leftovers of an earlier run on ${target.name}: ${dir}`, target.name)
+      const setup = await session.exec(
+        { script: `mkdir -p ${quoteSh(`${runDir}/.jobs`)} && printf '%s\\n' ${quoteSh(this.run.id)} > ${quoteSh(`${runDir}/.virtbench-run`)}` },
+        { capture: { maxBytes: 4096 }, sudo: target.sudo && storage.kind === 'device' ? target.sudo : false }
+      )
+      if (setup.exitCode !== 0) {
+        throw new Error(
+          `cannot create the work directory ${runDir} on ${target.name}: ${(setup.stderr ?? Buffer.alloc(0)).toString('utf8').trim() || `exit ${setup.exitCode}`}. Choose a writable directory in the plan's storage.`
+        )
+      }
+      this.states.set(target.name.toLowerCase(), {
+        target,
+        session,
+        scripts: remoteDir,
+        root,
+        runDir,
+        facts: { os: 'linux', workDir: runDir, scriptsDir: remoteDir }
+      })
+    }
+  }
+
+  private stateOf(name: string): TargetState {
+    const state = this.states.get(name.toLowerCase())
+    if (!state) throw new Error(`${name} was not prepared`)
+    return state
+  }
+
+  /** Removes this run's folder on every target (test files, job folders). */
+  private async cleanup(): Promise<void> {
+    await Promise.all(
+      [...this.states.values()].map(async (s) => {
+        try {
+          await s.session.exec({ script: `rm -rf -- ${quoteSh(s.runDir)}` }, { timeoutMs: 120_000, sudo: this.run.plan.storage.kind === 'device' ? s.target.sudo : false })
+        } catch (error) {
+          this.stage(`Could not remove ${s.runDir} on ${s.target.name} (${(error as Error).message}); the next run there removes it`, s.target.name)
+        }
+      })
+    )
+  }
+
+  // ---- jobs --------------------------------------------------------------------------------
+
+  private async runParallel(jobs: readonly Job[], signal: AbortSignal): Promise<void> {
+    // jobs of one target in order; targets side by side; network jobs (two machines) after
+    const single = new Map<string, Job[]>()
+    const network: Job[] = []
+    for (const job of jobs) {
+      if (job.peer) network.push(job)
+      else single.set(job.target, [...(single.get(job.target) ?? []), job])
+    }
+    await Promise.all([...single.values()].map(async (list) => {
+      for (const job of list) await this.runJob(job, signal)
+    }))
+    for (const job of network) await this.runJob(job, signal)
+  }
+
+  private async runJob(job: Job, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return
+    const runId = this.run.id
+    const attempt = job.attempts + 1
+    const started = Date.now()
+    this.folder.update(() => {
+      job.status = 'running'
+      job.attempts = attempt
+      job.startedAt = new Date(started).toISOString()
+      job.steps = []
+      job.samples = []
+      job.warnings = []
+      delete job.error
+      delete job.endedAt
+    })
+    this.emit({ type: 'job-started', runId, jobId: job.id, attempt, ...(job.estimatedSeconds !== undefined ? { estimatedSeconds: job.estimatedSeconds } : {}) })
+    const ticker = this.progressTicker(job, started)
+    let logTail: string | undefined
+    try {
+      const outcome = await this.executeSteps(job, attempt, signal)
+      logTail = outcome.logTail
+      this.folder.update(() => {
+        job.samples = outcome.samples
+        job.warnings = outcome.warnings
+        job.status = outcome.status
+        if (outcome.error) job.error = outcome.error
+      })
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      this.folder.update(() => {
+        job.status = signal.aborted ? 'cancelled' : 'failed'
+        job.error = signal.aborted ? 'cancelled' : message
+      })
+    } finally {
+      clearInterval(ticker)
+    }
+    this.folder.update(() => (job.endedAt = new Date().toISOString()))
+    this.emit({
+      type: 'job-finished',
+      runId,
+      jobId: job.id,
+      status: job.status,
+      ...(job.error ? { error: job.error } : {}),
+      ...(logTail && job.status === 'failed' ? { logTail } : {}),
+      samples: job.samples.length
+    })
+  }
+
+  private progressTicker(job: Job, started: number): NodeJS.Timeout {
+    const every = (this.deps.progressEverySeconds ?? 1) * 1000
+    const timer = setInterval(() => {
+      const elapsed = (Date.now() - started) / 1000
+      const estimate = job.estimatedSeconds
+      this.emit({
+        type: 'job-progress',
+        runId: this.run.id,
+        jobId: job.id,
+        elapsedSeconds: round1(elapsed),
+        ...(estimate && estimate > 0
+          ? { percent: Math.min(99, Math.round((elapsed / estimate) * 100)), etaSeconds: Math.max(0, Math.round(estimate - elapsed)) }
+          : {})
+      })
+    }, every)
+    timer.unref()
+    return timer
+  }
+
+  private async executeSteps(
+    job: Job,
+    attempt: number,
+    signal: AbortSignal
+  ): Promise<{ status: Job['status']; samples: Job['samples']; warnings: string[]; error?: string; logTail?: string }> {
+    const tool = TOOLS[job.tool]
+    const params = tool.params.parse(job.params)
+    const target = this.stateOf(job.target)
+    const peer = job.peer ? this.stateOf(job.peer) : undefined
+    const peerFacts: PeerFacts | undefined = peer ? { ...peer.facts, address: this.addressOf(peer.target, target.target.scenario) } : undefined
+    const plan: Plan = tool.plan(params, { target: target.facts, ...(peerFacts ? { peer: peerFacts } : {}) })
+    const servers: { stop: () => Promise<StepRecord>; record: StepRecord }[] = []
+    let measured: { stdout: string; stderr: string; exitCode: number | null; step: RemoteStep } | undefined
+    let failure: string | undefined
+    let logTail: string | undefined
+    const prefix = `${job.id}-a${attempt}`
+    try {
+      for (const step of plan.steps) {
+        if (signal.aborted) break
+        const where = step.on === 'peer' && peer ? peer : target
+        for (const file of step.files ?? []) await where.session.writeFile(file.path, file.content)
+        if (step.background) {
+          const server = await this.startServer(where, step, prefix, signal)
+          servers.push(server)
+          if (server.record.error) {
+            failure = server.record.error
+            break
+          }
+          continue
+        }
+        const record: StepRecord = { id: step.id, on: where.target.name, command: step.script, startedAt: new Date().toISOString(), ...(step.measured ? { measured: true } : {}) }
+        this.folder.update(() => job.steps.push(record))
+        const result = await runDetached(where.session, where.scripts, {
+          dir: `${where.runDir}/.jobs/${prefix}-${step.id}`,
+          script: step.script,
+          timeoutSeconds: step.timeoutSeconds,
+          ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}),
+          signal,
+          onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
+        })
+        const stdoutFile = await this.folder.writeRaw(`${prefix}-${step.id}.stdout`, result.stdout)
+        const stderrFile = await this.folder.writeRaw(`${prefix}-${step.id}.stderr`, result.stderr)
+        const exitCode = typeof result.status === 'number' ? result.status : null
+        this.folder.update(() => {
+          record.endedAt = new Date().toISOString()
+          record.exitCode = exitCode
+          record.stdoutFile = stdoutFile
+          record.stderrFile = stderrFile
+          if (result.status === 'timeout') record.error = `stopped after its limit of ${step.timeoutSeconds} s`
+          if (result.status === 'lost') record.error = 'the job ended without an exit status (killed from outside, or the target rebooted)'
+          if (result.status === 'cancelled') record.error = 'cancelled'
+        })
+        if (result.status === 'cancelled') break
+        const stdout = result.stdout.toString('utf8')
+        const stderr = result.stderr.toString('utf8')
+        logTail = tail(`${stdout}\n${stderr}`)
+        if (step.measured) {
+          measured = { stdout, stderr, exitCode, step }
+        } else if (exitCode === null || !step.okExitCodes.includes(exitCode)) {
+          failure = `step ${step.id} on ${where.target.name} ${record.error ?? `exited with ${exitCode}`}: ${firstLine(stderr) || firstLine(stdout) || 'no output'}`
+          break
+        }
+      }
+    } finally {
+      for (const server of servers) {
+        const record = await server.stop()
+        this.folder.update(() => job.steps.push(record))
+      }
+      await this.removeTestFiles(job, plan)
+    }
+    if (signal.aborted) return { status: 'cancelled', samples: [], warnings: [], error: 'cancelled' }
+    if (failure) return { status: 'failed', samples: [], warnings: [], error: failure, ...(logTail ? { logTail } : {}) }
+    if (!measured) return { status: 'failed', samples: [], warnings: [], error: 'the measured step did not run' }
+    const parsed = tool.parse({ stdout: measured.stdout, stderr: measured.stderr, exitCode: measured.exitCode }, params)
+    const exitOk = measured.exitCode !== null && measured.step.okExitCodes.includes(measured.exitCode)
+    if (!parsed.ok) {
+      const how = measured.exitCode === null ? 'did not finish' : `exited with ${measured.exitCode}`
+      return {
+        status: 'failed',
+        samples: [],
+        warnings: [],
+        error: `${tool.name} ${how}: ${parsed.error.reason}${parsed.error.excerpt ? ` ("${parsed.error.excerpt}")` : ''}`,
+        ...(logTail ? { logTail } : {})
+      }
+    }
+    if (!exitOk) {
+      return {
+        status: 'failed',
+        samples: parsed.samples,
+        warnings: parsed.warnings,
+        error: `${tool.name} exited with ${measured.exitCode ?? 'no status'}: ${firstLine(measured.stderr) || 'no message'}`,
+        ...(logTail ? { logTail } : {})
+      }
+    }
+    const samples = parsed.samples.map((s) => ({ ...s, labels: { ...s.labels, repetition: String(job.repetition) } }))
+    return { status: 'succeeded', samples, warnings: parsed.warnings }
+  }
+
+  /** Starts a server step (plain exec, stopped after the measured step) and waits until it is ready. */
+  private async startServer(
+    where: TargetState,
+    step: RemoteStep,
+    prefix: string,
+    signal: AbortSignal
+  ): Promise<{ stop: () => Promise<StepRecord>; record: StepRecord }> {
+    const control = new AbortController()
+    const onAbort = (): void => control.abort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    const record: StepRecord = { id: step.id, on: where.target.name, command: step.script, background: true, startedAt: new Date().toISOString() }
+    let seen = ''
+    let ready: () => void = () => undefined
+    const readyNow = new Promise<void>((resolve) => (ready = resolve))
+    const watch = (chunk: Buffer): void => {
+      if (seen.length < 65_536) seen += chunk.toString('utf8')
+      if (!step.readyPattern || step.readyPattern.test(seen)) ready()
+    }
+    const running = where.session.exec(
+      { script: step.script },
+      { signal: control.signal, timeoutMs: step.timeoutSeconds * 1000, onStdout: watch, onStderr: watch, capture: { maxBytes: 4 * 1024 * 1024 }, ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}) }
+    )
+    running.catch(() => undefined)
+    if (!step.readyPattern) ready()
+    const ended = running.then(
+      () => 'ended' as const,
+      () => 'ended' as const
+    )
+    const first = await Promise.race([readyNow.then(() => 'ready' as const), ended, sleep(READY_TIMEOUT_MS).then(() => 'slow' as const)])
+    if (first !== 'ready') {
+      const result = await running.catch((e: unknown) => e)
+      const why =
+        result instanceof Error
+          ? result.message
+          : `it ${first === 'slow' ? `did not say it was ready within ${READY_TIMEOUT_MS / 1000} s` : 'ended before it was ready'}: ${firstLine(seen) || 'no output'}`
+      record.error = `the ${step.id} on ${where.target.name} did not start: ${why}`
+    }
+    const stop = async (): Promise<StepRecord> => {
+      control.abort()
+      signal.removeEventListener('abort', onAbort)
+      const result = await running.catch(() => undefined)
+      record.endedAt = new Date().toISOString()
+      if (result) {
+        record.exitCode = result.exitCode
+        record.signal = result.signal
+        record.stdoutFile = await this.folder.writeRaw(`${prefix}-${step.id}.stdout`, result.stdout ?? Buffer.alloc(0))
+        record.stderrFile = await this.folder.writeRaw(`${prefix}-${step.id}.stderr`, result.stderr ?? Buffer.alloc(0))
+      }
+      return record
+    }
+    return { stop, record }
+  }
+
+  /** Removes the files a job's plan created, unless a later job on the same target reads them. */
+  private async removeTestFiles(job: Job, plan: Plan): Promise<void> {
+    const later = this.run.jobs.slice(this.run.jobs.indexOf(job) + 1).filter((j) => j.status === 'queued')
+    const laterPaths = new Set<string>()
+    for (const other of later) {
+      if (other.tool !== job.tool) continue
+      try {
+        const t = this.stateOf(other.target)
+        const p = TOOLS[other.tool].plan(TOOLS[other.tool].params.parse(other.params), { target: t.facts })
+        for (const f of p.files) laterPaths.add(`${other.target.toLowerCase()}:${f.path}`)
+      } catch {
+        // a later job that cannot plan without its peer does not read this job's files
+      }
+    }
+    const byMachine = new Map<TargetState, string[]>()
+    for (const file of plan.files) {
+      const state = file.on === 'peer' && job.peer ? this.stateOf(job.peer) : this.stateOf(job.target)
+      if (!file.path.startsWith(`${state.runDir}/`)) continue
+      if (laterPaths.has(`${state.target.name.toLowerCase()}:${file.path}`)) continue
+      byMachine.set(state, [...(byMachine.get(state) ?? []), file.path])
+    }
+    for (const [state, paths] of byMachine) {
+      await state.session
+        .exec({ script: `rm -rf -- ${paths.map(quoteSh).join(' ')}` }, { timeoutMs: 60_000, sudo: this.run.plan.storage.kind === 'device' ? state.target.sudo : false })
+        .catch(() => undefined)
+    }
+  }
+
+  /** The address a client uses to reach `peer`, by the network path of the measured side. */
+  private addressOf(peer: EngineTarget, scenario: Scenario | undefined): string {
+    const path = scenario?.network
+    if (path === 'eip') {
+      if (!peer.addresses.public) throw new Error(`${peer.name} has no public (EIP) address: add it to the target, or choose another network path`)
+      return peer.addresses.public
+    }
+    if (path === 'private') {
+      if (!peer.addresses.private) throw new Error(`${peer.name} has no private/VPC address: add it to the target, or choose another network path`)
+      return peer.addresses.private
+    }
+    return peer.addresses.private ?? (peer.kind === 'local' ? '127.0.0.1' : (peer.address ?? '127.0.0.1'))
+  }
+
+  private stage(message: string, target?: string): void {
+    this.emit({ type: 'stage', runId: this.run.id, message, ...(target ? { target } : {}) })
+  }
+
+  private emit(event: RunEvent): void {
+    try {
+      this.deps.onEvent?.(event)
+    } catch {
+      // a watcher's bug never stops a run
+    }
+  }
+}
+
+export class PreflightFailed extends Error {
+  override readonly name = 'PreflightFailed'
+  constructor(readonly findings: Finding[]) {
+    super(`preflight found ${findings.length} problem${findings.length === 1 ? '' : 's'}:\n${findings.map((f) => `- ${f.message}${f.fix ? ` ${f.fix}` : ''}`).join('\n')}`)
+  }
+}
+
+function resetJob(job: Job): void {
+  job.status = 'queued'
+  job.steps = []
+  job.samples = []
+  job.warnings = []
+  delete job.error
+  delete job.startedAt
+  delete job.endedAt
+}
+
+function finalStatus(jobs: readonly Job[], cancelled: boolean, failure: string | undefined): RunStatus {
+  if (cancelled) return 'cancelled'
+  if (failure) return 'failed'
+  return jobs.every((j) => j.status === 'succeeded') ? 'completed' : 'failed'
+}
+
+function expandTilde(p: string, home: string): string {
+  if (p === '~') return home
+  if (p.startsWith('~/')) return `${home.replace(/\/$/, '')}/${p.slice(2)}`
+  return p.replace(/\/+$/, '') || '/'
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((l) => l.trim() !== '') ?? '').trim().slice(0, 300)
+}
+
+function tail(text: string): string {
+  return text.trimEnd().split('\n').slice(-LOG_TAIL_LINES).join('\n')
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}

@@ -1,0 +1,104 @@
+import type { CompareInput } from '../model/comparison'
+import type { Better, Unit } from '../model/sample'
+
+/** The label that numbers repetitions inside one tool run (bonnie++ -x); never part of a row. */
+export const REPETITION_LABEL = 'repetition'
+
+interface SeriesEntry {
+  value: number
+  /** The measurement's repetition. */
+  repetition: number
+  /** The sample's own repetition label, when the tool repeats inside one run. */
+  innerRepetition: string | undefined
+  /** Position in the input, the last tie-breaker. */
+  order: number
+}
+
+/** The samples of one row: one test, one metric, one set of labels, split by side. */
+export interface SampleGroup {
+  testId: string
+  metric: string
+  labels: Record<string, string>
+  unit: Unit
+  better: Better
+  /** Identifies the row among all rows of the input (seeds its bootstrap). */
+  key: string
+  bySide: Map<string, SeriesEntry[]>
+}
+
+function labelsWithoutRepetition(labels: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(labels).filter(([key]) => key !== REPETITION_LABEL))
+}
+
+/**
+ * Unit and direction are part of the key: samples that disagree on either cannot be divided
+ * by each other, so they land in separate rows instead of giving a wrong ratio.
+ */
+function subKey(labels: Record<string, string>, unit: Unit, better: Better): string {
+  const sorted = Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return JSON.stringify([sorted, unit, better])
+}
+
+function compareRepetitionLabels(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0
+  if (a === undefined) return -1
+  if (b === undefined) return 1
+  const [na, nb] = [Number(a), Number(b)]
+  if (Number.isFinite(na) && Number.isFinite(nb) && na !== nb) return na - nb
+  return a < b ? -1 : 1
+}
+
+function inRepetitionOrder(x: SeriesEntry, y: SeriesEntry): number {
+  return x.repetition - y.repetition || compareRepetitionLabels(x.innerRepetition, y.innerRepetition) || x.order - y.order
+}
+
+/**
+ * Groups the samples of the baseline and the variants into rows: tests in the input's order
+ * (tests the input does not list follow, as first seen), then metrics as first seen, then label
+ * sets as first seen. Samples of other sides and non-finite values are left out.
+ */
+export function groupSamples(input: CompareInput): SampleGroup[] {
+  const sides = new Set([input.baseline, ...input.variants])
+  const byTest = new Map<string, Map<string, Map<string, SampleGroup>>>()
+  for (const test of input.tests) if (!byTest.has(test.id)) byTest.set(test.id, new Map())
+  let order = 0
+  for (const measurement of input.measurements) {
+    if (!sides.has(measurement.side)) continue
+    let byMetric = byTest.get(measurement.testId)
+    if (!byMetric) byTest.set(measurement.testId, (byMetric = new Map()))
+    for (const sample of measurement.samples) {
+      if (!Number.isFinite(sample.value)) continue
+      const labels = labelsWithoutRepetition(sample.labels)
+      let byLabels = byMetric.get(sample.metric)
+      if (!byLabels) byMetric.set(sample.metric, (byLabels = new Map()))
+      const key = subKey(labels, sample.unit, sample.better)
+      let group = byLabels.get(key)
+      if (!group) {
+        group = {
+          testId: measurement.testId,
+          metric: sample.metric,
+          labels,
+          unit: sample.unit,
+          better: sample.better,
+          key: JSON.stringify([measurement.testId, sample.metric, key]),
+          bySide: new Map()
+        }
+        byLabels.set(key, group)
+      }
+      let entries = group.bySide.get(measurement.side)
+      if (!entries) group.bySide.set(measurement.side, (entries = []))
+      entries.push({
+        value: sample.value,
+        repetition: measurement.repetition,
+        innerRepetition: sample.labels[REPETITION_LABEL],
+        order: order++
+      })
+    }
+  }
+  return [...byTest.values()].flatMap((byMetric) => [...byMetric.values()].flatMap((byLabels) => [...byLabels.values()]))
+}
+
+/** One side's values of a group, in repetition order. */
+export function valuesOf(group: SampleGroup, side: string): number[] {
+  return [...(group.bySide.get(side) ?? [])].sort(inRepetitionOrder).map((entry) => entry.value)
+}

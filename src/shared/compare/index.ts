@@ -1,0 +1,7 @@
+export { compare, COMPARISON_METHOD } from './compare'
+export { relativePct, overheadPct } from './relative'
+export { median, mean, stddev, percentile, aggregateOf, seriesStats } from './stats'
+export { bootstrapRelativeInterval, BOOTSTRAP_RESAMPLES, CONFIDENCE_PCT, type BootstrapInput } from './bootstrap'
+export { ROUND_CAPS_BITS, CAP_WINDOW, nearbyCapBits, isNetworkBandwidth } from './bandwidth-cap'
+export { FASTER_THAN_BASELINE_PCT, NOISY_CV_PCT } from './flags'
+export { REPETITION_LABEL } from './group-samples'
