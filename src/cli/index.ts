@@ -11,6 +11,7 @@ runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   interrupted,
+  stdoutIsTty: process.stdout.isTTY === true,
   ...(process.stdin.isTTY && process.stderr.isTTY ? { terminal: { input: process.stdin, output: process.stderr } } : {})
 }).then(
   (code) => process.exit(code),

@@ -10,6 +10,8 @@ export interface CliIo {
   interrupted: Promise<string>
   /** All of standard input ('-' arguments); tests pass their own. */
   readStdin?: () => Promise<Buffer>
+  /** Standard output is a terminal (progress bars are redrawn in place). */
+  stdoutIsTty?: boolean
   /** The terminal to ask questions on (secrets, host keys); absent when stdin is not a TTY. */
   terminal?: { input: PromptInput; output: Writable }
 }

@@ -34,13 +34,19 @@ export interface DetachedJob {
   signal?: AbortSignal
   /** Largest stdout/stderr kept (default 64 MiB each). */
   maxOutputBytes?: number
-  /** How long to keep trying to reach a target that dropped (default: the job's deadline + 60 s). */
+  /**
+   * How long to keep trying to reach a target that dropped, counted from the drop (default 10
+   * minutes, and never past the job's own deadline plus a minute): after that the target counts
+   * as gone and the job fails.
+   */
   reattachForMs?: number
   /** Told each time the wait resumes after a dropped connection. */
   onReattach?: (error: string) => void
 }
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024
+const DEFAULT_REATTACH_MS = 10 * 60_000
+const REATTACHABLE = new Set(['connection-lost', 'channel', 'connect-failed'])
 const STOP_GRACE_MS = 2000
 
 /** Runs `job.script` detached on the target and returns its output once it ended. */
@@ -50,7 +56,8 @@ export async function runDetached(session: Session, scripts: string, job: Detach
   const limit = String(Math.max(1, Math.ceil(job.timeoutSeconds)))
   const maxBytes = job.maxOutputBytes ?? DEFAULT_MAX_OUTPUT
   const startedAt = Date.now()
-  const reattachUntil = startedAt + (job.reattachForMs ?? job.timeoutSeconds * 1000 + 60_000)
+  const deadline = startedAt + job.timeoutSeconds * 1000 + 60_000
+  let giveUpAt = Number.POSITIVE_INFINITY
   const interruptions: string[] = []
   let first = true
 
@@ -83,16 +90,23 @@ export async function runDetached(session: Session, scripts: string, job: Detach
       // no trailer: the waiting command was cut off; wait again
       interruptions.push(`the wait ended without the job's status (exit ${result.exitCode ?? result.signal})`)
     } catch (err) {
-      if (!(err instanceof SessionError) || (err.code !== 'connection-lost' && err.code !== 'channel')) throw err
+      if (!(err instanceof SessionError) || !REATTACHABLE.has(err.code)) throw err
+      if (giveUpAt === Number.POSITIVE_INFINITY) giveUpAt = Math.min(Date.now() + (job.reattachForMs ?? DEFAULT_REATTACH_MS), deadline)
       interruptions.push(err.message)
-      job.onReattach?.(err.message)
-      if (Date.now() > reattachUntil) throw err
       if (job.signal?.aborted) return done(undefined, undefined, 'cancelled')
+      if (Date.now() >= giveUpAt) {
+        throw new SessionError(
+          'connection-lost',
+          `${session.label} is gone: the connection dropped while a job ran and could not be made again ` +
+            `(${Math.round((Date.now() - startedAt) / 1000)} s after the job started). Last error: ${err.message}. ` +
+            'The job may still run there; its folder is removed by the next run on that target.',
+          session.label,
+          { cause: err }
+        )
+      }
+      job.onReattach?.(err.message)
     }
     first = false
-    if (Date.now() > reattachUntil) {
-      throw new SessionError('connection-lost', `${session.label}: gave up waiting for the job in ${job.dir}`, session.label)
-    }
     await waitBeforeReattach(job.signal)
   }
 

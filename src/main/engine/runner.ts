@@ -39,6 +39,8 @@ export interface EngineDeps {
   scriptsDir: string
   appVersion: string
   onEvent?: (event: RunEvent) => void
+  /** How long to keep trying to reach a target that dropped during a job (default 10 minutes). */
+  reattachForMs?: number
   /** Seconds between progress events of a running job (default 1). */
   progressEverySeconds?: number
   /**
@@ -366,6 +368,7 @@ export class RunEngine {
         if (step.background) {
           const server = await this.startServer(where, step, prefix, signal)
           servers.push(server)
+          this.folder.update(() => job.steps.push(server.record))
           if (server.record.error) {
             failure = server.record.error
             break
@@ -380,6 +383,7 @@ export class RunEngine {
           timeoutSeconds: step.timeoutSeconds,
           ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}),
           signal,
+          ...(this.deps.reattachForMs !== undefined ? { reattachForMs: this.deps.reattachForMs } : {}),
           onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
         })
         const stdoutFile = await this.folder.writeRaw(`${prefix}-${step.id}.stdout`, result.stdout)
@@ -407,8 +411,8 @@ export class RunEngine {
       }
     } finally {
       for (const server of servers) {
-        const record = await server.stop()
-        this.folder.update(() => job.steps.push(record))
+        await server.stop()
+        this.folder.update(() => undefined)
       }
       await this.removeTestFiles(job, plan)
     }

@@ -1,0 +1,326 @@
+import { existsSync, promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { defaultDataDir } from '../../main/data-dir'
+import { PlanError } from '../../main/engine/planner'
+import { startRun, TargetLookupError } from '../../main/engine/start-run'
+import { standardBeforeJobs } from '../../main/engine/before-jobs'
+import { comparisonTable } from '../../main/report/text-table'
+import { scriptsDir } from '../../main/resources'
+import { openLocalSession } from '../../main/ssh/open-local'
+import { EnvSecretStore, PromptSecretStore, SecretStoreChain } from '../../main/ssh/secrets'
+import { TargetsStore } from '../../main/store/targets-store'
+import { RUN_FILE } from '../../main/store/run-store'
+import { isPackId } from '../../main/tools/packs'
+import { compare } from '../../shared/compare'
+import { formatPct } from '../../shared/format'
+import { ComparisonPlanSchema, PresetSchema, type ComparisonPlan, type ComparisonPlanInput } from '../../shared/model/plan'
+import type { Job, RunEvent } from '../../shared/model/run'
+import { NewTargetSchema, TargetSchema, type Target } from '../../shared/model/target'
+import { comparisonInputOf } from '../../shared/run-comparison'
+import { decideOnTerminal } from '../host-key-prompt'
+import type { CliCommand, CliIo } from '../io'
+import { UsageError } from '../usage-error'
+
+const USAGE = `Usage: virtbench run <preset.json> --out DIR [options]
+       virtbench run --baseline NAME=ssh://USER@HOST[:PORT] --variant NAME=ssh://USER@HOST[:PORT] [--variant ...]
+                     --pack PACK [--quick] [--identity KEYFILE] [--repeat N] --out DIR [options]
+
+Runs a comparison: every test on the baseline (100 %) and on each variant, as many times as asked,
+then prints the overhead table. The run document goes to DIR/run.json with every raw output in
+DIR/raw/; DIR must be empty or new.
+
+With a preset, its targets are looked up by name among the saved targets ('virtbench targets').
+Without one, targets are given as ssh:// URLs (NAME=local for this computer) and log in with
+--identity or the SSH agent; they are not saved.
+
+Options:
+  --out DIR                  where the run document and raw outputs go (required)
+  --baseline NAME=URL        the machine that is 100 % (usually the physical host)
+  --variant NAME=URL         a guest to compare (repeat for more)
+  --identity FILE            private key for the URL targets (default: the SSH agent)
+  --pack ID                  the tests: ${'cloud-acceptance, block-dd, cluster-fio, seq-dd or kvm-storage'} ('virtbench packs')
+  --quick                    the pack's quick form (small sizes, seconds per test)
+  --repeat N                 repetitions of each test (default: the preset's, else 3)
+  --accept-new-host-keys     accept and remember host keys not seen before (fingerprints are printed)
+  --work-dir DIR             where tests write on the targets (default: the preset's, else ~/virtbench-work);
+                             each run works in DIR/vb-<run id>/ and removes it at the end
+  --all-metrics              print every metric in the table, not only the headline ones
+  --data-dir DIR             where targets and known hosts are kept (default: the app's folder)
+
+Exit status: 0 every job succeeded; 1 some failed or the run was stopped (results are kept);
+2 a usage error, or preflight found a problem (nothing ran).`
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'Run a comparison (a preset, or targets given as ssh:// URLs) and print the overhead table',
+  usage: USAGE,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        out: { type: 'string' },
+        baseline: { type: 'string' },
+        variant: { type: 'string', multiple: true },
+        identity: { type: 'string' },
+        pack: { type: 'string' },
+        quick: { type: 'boolean' },
+        repeat: { type: 'string' },
+        'accept-new-host-keys': { type: 'boolean' },
+        'all-metrics': { type: 'boolean' },
+        'work-dir': { type: 'string' },
+        'data-dir': { type: 'string' }
+      },
+      strict: true,
+      allowPositionals: true
+    })
+    if (!values.out) throw new UsageError('say where the run goes with --out DIR')
+    const outDir = path.resolve(values.out)
+    await checkOutDir(outDir)
+    const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir(io.env)
+    const repeat = values.repeat === undefined ? undefined : parseRepeat(values.repeat)
+
+    let plan: ComparisonPlan
+    let inventory: Target[]
+    if (positionals.length > 1) throw new UsageError('give one preset file')
+    const workDir = values['work-dir']
+    if (workDir !== undefined && !workDir.startsWith('/') && !workDir.startsWith('~/')) {
+      throw new UsageError(`--work-dir must be an absolute path on the targets (or start with ~/), not "${workDir}"`)
+    }
+    if (positionals[0]) {
+      if (values.baseline || values.variant || values.pack) throw new UsageError('give either a preset file or --baseline/--variant/--pack, not both')
+      plan = await readPreset(positionals[0], repeat)
+      inventory = await new TargetsStore(dataDir).list()
+    } else {
+      const built = buildAdHoc(values, repeat)
+      plan = built.plan
+      inventory = built.targets
+    }
+
+    if (workDir !== undefined) plan = { ...plan, storage: { kind: 'directory', path: workDir } }
+    const listTargets = (): Target[] => inventory
+    const env = new EnvSecretStore(listTargets, io.env)
+    const secrets = io.terminal ? new SecretStoreChain([env, new PromptSecretStore(listTargets, io.terminal.input, io.terminal.output)]) : env
+    const acceptNew = values['accept-new-host-keys'] === true
+    const progress = new ProgressPrinter(io)
+    let started
+    try {
+      started = await startRun(plan, outDir, {
+        inventory,
+        secrets,
+        decideHostKey: (q) =>
+          decideOnTerminal(
+            { requestId: 'cli', targetName: q.role === 'jump' ? `${q.label} (jump host)` : q.label, host: q.host, port: q.port, keyType: q.keyType, fingerprint: q.fingerprint },
+            acceptNew,
+            io
+          ),
+        knownHosts: { userFile: path.join(io.env.HOME ?? os.homedir(), '.ssh', 'known_hosts'), appFile: path.join(dataDir, 'known_hosts') },
+        openLocal: (target) => openLocalSession(target.name),
+        scriptsDir: scriptsDir(),
+        appVersion: __APP_VERSION__,
+        onEvent: (event) => progress.on(event),
+        beforeJobs: standardBeforeJobs
+      })
+    } catch (error) {
+      if (error instanceof PlanError || error instanceof TargetLookupError) throw new UsageError(error.message)
+      throw error
+    }
+    progress.jobs = started.run.jobs
+    let stopping = false
+    void io.interrupted.then((why) => {
+      stopping = true
+      io.stderr(`\nvirtbench: ${why}: stopping the run (running jobs are stopped, test files removed)...\n`)
+      started.engine.cancel()
+    })
+    const status = await started.done
+    progress.finish()
+    const run = started.engine.run
+    const runFile = path.join(outDir, RUN_FILE)
+    if (run.error && run.jobs.every((j) => j.status !== 'succeeded' && j.status !== 'failed')) {
+      const preflight = run.preflight.filter((f) => f.severity === 'error')
+      io.stderr(`virtbench: ${run.error}\n`)
+      io.stdout(`Run document: ${runFile}\n`)
+      return preflight.length > 0 || /^preflight/.test(run.error) ? 2 : 1
+    }
+    io.stdout(`\n${comparisonTable(compare(comparisonInputOf(run)), { allMetrics: values['all-metrics'] === true })}`)
+    const failed = run.jobs.filter((j) => j.status === 'failed')
+    for (const job of failed) io.stdout(`failed: ${job.id} ${job.title} on ${job.side} (repetition ${job.repetition}): ${job.error ?? 'no reason'}\n`)
+    io.stdout(`\nRun ${status}: ${run.jobs.filter((j) => j.status === 'succeeded').length} of ${run.jobs.length} jobs succeeded.\nRun document: ${runFile}\n`)
+    return status === 'completed' && !stopping ? 0 : 1
+  }
+}
+
+async function checkOutDir(dir: string): Promise<void> {
+  if (!existsSync(dir)) return
+  const stat = await fs.stat(dir)
+  if (!stat.isDirectory()) throw new UsageError(`--out ${dir} is a file; give a directory`)
+  const entries = await fs.readdir(dir)
+  if (entries.length > 0) {
+    throw new UsageError(`--out ${dir} is not empty${entries.includes(RUN_FILE) ? ' (it holds another run)' : ''}; give a new or empty directory so no run is overwritten`)
+  }
+}
+
+function parseRepeat(text: string): number {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError(`--repeat must be a whole number from 1 to 100, not "${text}"`)
+  return n
+}
+
+async function readPreset(file: string, repeat: number | undefined): Promise<ComparisonPlan> {
+  let text: string
+  try {
+    text = await fs.readFile(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read the preset ${file}: ${(error as Error).message}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`${file} is not JSON: ${(error as Error).message}`)
+  }
+  const checked = PresetSchema.safeParse(json)
+  if (!checked.success) {
+    const first = checked.error.issues[0]
+    throw new UsageError(`${file} is not a valid preset: ${first?.path.join('.') || 'document'}: ${first?.message ?? 'invalid'} (docs/presets.md describes the format)`)
+  }
+  return repeat === undefined ? checked.data.plan : { ...checked.data.plan, repetitions: repeat }
+}
+
+interface AdHocValues {
+  baseline?: string | undefined
+  variant?: string[] | undefined
+  identity?: string | undefined
+  pack?: string | undefined
+  quick?: boolean | undefined
+}
+
+/** A plan and throwaway targets from --baseline/--variant URLs and --pack. */
+function buildAdHoc(values: AdHocValues, repeat: number | undefined): { plan: ComparisonPlan; targets: Target[] } {
+  if (!values.baseline) throw new UsageError('give a preset file, or --baseline NAME=ssh://USER@HOST[:PORT]')
+  if (!values.variant || values.variant.length === 0) throw new UsageError('give at least one --variant NAME=ssh://USER@HOST[:PORT]')
+  if (!values.pack) throw new UsageError('choose the tests with --pack (see virtbench packs)')
+  if (!isPackId(values.pack)) throw new UsageError(`there is no pack "${values.pack}" (see virtbench packs)`)
+  const now = new Date().toISOString()
+  const identity = values.identity ? path.resolve(values.identity) : undefined
+  if (identity && !existsSync(identity)) throw new UsageError(`--identity ${identity} does not exist`)
+  const targets = [values.baseline, ...values.variant].map((spec, i) => targetFromSpec(spec, i === 0 ? 'host' : 'guest', identity, `cli-${i}`, now))
+  const input: ComparisonPlanInput = {
+    name: `${targets[0]!.name} vs ${targets.slice(1).map((t) => t.name).join(', ')} (${values.pack}${values.quick ? ', quick' : ''})`,
+    baseline: { target: targets[0]!.name },
+    variants: targets.slice(1).map((t) => ({ target: t.name })),
+    tests: [{ pack: values.pack, form: values.quick ? 'quick' : 'full' }],
+    ...(repeat !== undefined ? { repetitions: repeat } : {})
+  }
+  const checked = ComparisonPlanSchema.safeParse(input)
+  if (!checked.success) throw new UsageError(checked.error.issues[0]?.message ?? 'invalid plan')
+  return { plan: checked.data, targets }
+}
+
+function targetFromSpec(spec: string, role: 'host' | 'guest', identity: string | undefined, id: string, now: string): Target {
+  const eq = spec.indexOf('=')
+  if (eq <= 0) throw new UsageError(`"${spec}" is not NAME=ssh://USER@HOST[:PORT] (or NAME=local)`)
+  const name = spec.slice(0, eq)
+  const where = spec.slice(eq + 1)
+  let input: unknown
+  if (where === 'local') {
+    input = { kind: 'local', name, role }
+  } else {
+    let url: URL
+    try {
+      url = new URL(where)
+    } catch {
+      throw new UsageError(`${name}: "${where}" is not a URL like ssh://USER@HOST:PORT`)
+    }
+    if (url.protocol !== 'ssh:') throw new UsageError(`${name}: "${where}" must start with ssh://`)
+    if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new UsageError(`${name}: "${where}" has a path; give ssh://USER@HOST:PORT only`)
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+    input = {
+      kind: 'ssh',
+      name,
+      role,
+      address: host,
+      ...(url.port ? { port: Number(url.port) } : {}),
+      user: decodeURIComponent(url.username) || os.userInfo().username,
+      auth: identity ? { method: 'key', keyPath: identity } : { method: 'agent' }
+    }
+  }
+  const checked = NewTargetSchema.safeParse(input)
+  if (!checked.success) {
+    const first = checked.error.issues[0]
+    throw new UsageError(`${name}: ${first?.path.join('.') ? `${first.path.join('.')}: ` : ''}${first?.message ?? 'invalid target'}`)
+  }
+  return TargetSchema.parse({ ...checked.data, id, createdAt: now, updatedAt: now })
+}
+
+/** Progress lines: a bar redrawn in place on a terminal, one line per event otherwise. */
+class ProgressPrinter {
+  jobs: Job[] = []
+  private readonly tty: boolean
+  private drawn = false
+  private readonly ordinal = new Map<string, number>()
+
+  constructor(private readonly io: CliIo) {
+    this.tty = io.stdoutIsTty === true
+  }
+
+  on(event: RunEvent): void {
+    switch (event.type) {
+      case 'stage':
+        this.line(`${event.message}`)
+        break
+      case 'finding':
+        this.line(`${event.finding.severity}: ${event.finding.message}${event.finding.fix ? ` ${event.finding.fix}` : ''}${event.finding.command ? `\n  ${event.finding.command}` : ''}`)
+        break
+      case 'run-started':
+        this.line(`Running ${event.jobs} job${event.jobs === 1 ? '' : 's'}.`)
+        break
+      case 'job-started':
+        if (!this.ordinal.has(event.jobId)) this.ordinal.set(event.jobId, this.ordinal.size + 1)
+        if (!this.tty) this.line(`${this.prefix(event.jobId)} started${event.estimatedSeconds ? ` (about ${Math.round(event.estimatedSeconds)} s)` : ''}`)
+        else this.bar(event.jobId, 0, event.estimatedSeconds)
+        break
+      case 'job-progress':
+        if (this.tty) this.bar(event.jobId, event.percent ?? 0, event.etaSeconds, event.elapsedSeconds)
+        break
+      case 'job-reattached':
+        this.line(`${this.prefix(event.jobId)} connection lost; reattaching (${event.message})`)
+        break
+      case 'job-finished': {
+        const what = event.status === 'succeeded' ? `ok (${event.samples} values)` : `${event.status}${event.error ? `: ${event.error}` : ''}`
+        this.line(`${this.prefix(event.jobId)} ${what}`)
+        if (event.logTail && event.status === 'failed') this.line(event.logTail.split('\n').map((l) => `    ${l}`).join('\n'))
+        break
+      }
+      case 'run-finished':
+        break
+    }
+  }
+
+  finish(): void {
+    if (this.drawn) this.io.stdout('\n')
+    this.drawn = false
+  }
+
+  private prefix(jobId: string): string {
+    const job = this.jobs.find((j) => j.id === jobId)
+    const total = this.jobs.length
+    const count = `[${String(this.ordinal.get(jobId) ?? '?').padStart(String(total).length)}/${total}]`
+    return job ? `${count} ${job.title} on ${job.side}${job.peer ? ` → ${job.peer}` : ''} #${job.repetition}` : `${count} ${jobId}`
+  }
+
+  private bar(jobId: string, percent: number, eta?: number, elapsed?: number): void {
+    const width = 24
+    const filled = Math.round((Math.min(100, Math.max(0, percent)) / 100) * width)
+    const text = `${this.prefix(jobId)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${formatPct(percent)}${eta !== undefined ? ` eta ${Math.round(eta)} s` : ''}${elapsed !== undefined ? ` (${Math.round(elapsed)} s)` : ''}`
+    this.io.stdout(`\r\x1b[2K${text}`)
+    this.drawn = true
+  }
+
+  private line(text: string): void {
+    if (this.drawn) this.io.stdout('\r\x1b[2K')
+    this.drawn = false
+    this.io.stdout(`${text}\n`)
+  }
+}

@@ -1,0 +1,131 @@
+import type { ComparisonPlan } from '../../shared/model/plan'
+import { sidesOf } from './planner'
+import type { RunDocument, RunEvent, RunStatus } from '../../shared/model/run'
+import { sameTargetName, type Target } from '../../shared/model/target'
+import type { DecideHostKey, KnownHostsFiles } from '../ssh/connect'
+import { secretKey, type SecretStore } from '../ssh/secrets'
+import { openTargetSession } from '../ssh/target-session'
+import type { Session, SudoMode } from '../ssh/types'
+import { RunFolder } from '../store/run-store'
+import { createRunDocument, planTargetNames, RunEngine, type EngineDeps, type EngineTarget } from './runner'
+
+/**
+ * Starting a run from a plan and the inventory, the same way for the app and the CLI: targets
+ * named by the plan are looked up, their sudo passwords fetched from the secret store (kept in
+ * memory only), sessions opened on first use and closed when the run ends.
+ */
+
+export interface RunServices {
+  /** The inventory (saved targets, or the CLI's targets built from ssh:// URLs). */
+  inventory: readonly Target[]
+  secrets: SecretStore
+  decideHostKey: DecideHostKey
+  knownHosts: KnownHostsFiles
+  openLocal: (target: Target) => Session
+  scriptsDir: string
+  appVersion: string
+  onEvent?: (event: RunEvent) => void
+  beforeJobs?: EngineDeps['beforeJobs']
+  reattachForMs?: number
+}
+
+export class TargetLookupError extends Error {
+  override readonly name = 'TargetLookupError'
+}
+
+/** The plan's targets from the inventory, with their roles, labels, scenarios and sudo. */
+export async function resolveTargets(plan: ComparisonPlan, inventory: readonly Target[], secrets: SecretStore): Promise<EngineTarget[]> {
+  const sides = sidesOf(plan)
+  const out: EngineTarget[] = []
+  const missing: string[] = []
+  for (const name of planTargetNames(plan)) {
+    const target = inventory.find((t) => sameTargetName(t.name, name))
+    if (!target) {
+      missing.push(name)
+      continue
+    }
+    const side = sides.find((s) => sameTargetName(s.target, name))
+    const variant = plan.variants.find((v) => sameTargetName(v.target, name))
+    out.push({
+      name: target.name,
+      label: side?.label ?? target.name,
+      role: side?.role ?? 'peer',
+      kind: target.kind,
+      ...(target.kind === 'ssh' ? { address: target.address, port: target.port, user: target.user } : {}),
+      addresses: { ...target.addresses },
+      ...(variant ? { scenario: variant.scenario } : {}),
+      sudo: await sudoOf(target, secrets)
+    })
+  }
+  if (missing.length > 0) {
+    const known = inventory.map((t) => t.name).join(', ') || 'none'
+    throw new TargetLookupError(
+      `the plan names ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not among the targets (${known}). Add ${missing.length === 1 ? 'it' : 'them'} with 'virtbench targets add' or on the Targets screen.`
+    )
+  }
+  return out
+}
+
+async function sudoOf(target: Target, secrets: SecretStore): Promise<SudoMode> {
+  if (target.sudo === 'passwordless') return { mode: 'passwordless' }
+  if (target.sudo === 'password') {
+    const password = await secrets.get(secretKey(target.id, 'sudo'))
+    if (password === undefined) {
+      throw new TargetLookupError(`${target.name} needs a sudo password, and none is stored: set it on the Targets screen (or in the environment for the CLI)`)
+    }
+    return { mode: 'password', password }
+  }
+  return false
+}
+
+export interface StartedRun {
+  engine: RunEngine
+  run: RunDocument
+  /** Settles when the run ended (completed, failed, cancelled); sessions are closed by then. */
+  done: Promise<RunStatus>
+}
+
+/** Creates the run folder and starts the run; `folder` is where run.json and raw/ go. */
+export async function startRun(plan: ComparisonPlan, folderDir: string, services: RunServices, runId?: string): Promise<StartedRun> {
+  const targets = await resolveTargets(plan, services.inventory, services.secrets)
+  const doc = createRunDocument(plan, targets, services.appVersion, runId)
+  const folder = await RunFolder.create(folderDir, doc)
+  return launch(folder, targets, services)
+}
+
+/** Continues a run that stopped (resume) or runs some of its jobs again (retry). */
+export async function continueRun(folderDir: string, services: RunServices, only?: readonly string[]): Promise<StartedRun> {
+  const folder = await RunFolder.open(folderDir)
+  const targets = await resolveTargets(folder.run.plan, services.inventory, services.secrets)
+  return launch(folder, targets, services, only)
+}
+
+function launch(folder: RunFolder, targets: EngineTarget[], services: RunServices, only?: readonly string[]): StartedRun {
+  const sessions = new Map<string, Session>()
+  const engine = new RunEngine(folder, targets, {
+    session: async (name) => {
+      const key = name.toLowerCase()
+      const open = sessions.get(key)
+      if (open) return open
+      const target = services.inventory.find((t) => sameTargetName(t.name, name))
+      if (!target) throw new TargetLookupError(`${name} is not among the targets`)
+      const session = openTargetSession(target, services.inventory, {
+        secrets: services.secrets,
+        decideHostKey: services.decideHostKey,
+        knownHosts: services.knownHosts,
+        openLocal: services.openLocal
+      })
+      sessions.set(key, session)
+      return session
+    },
+    scriptsDir: services.scriptsDir,
+    appVersion: services.appVersion,
+    ...(services.onEvent ? { onEvent: services.onEvent } : {}),
+    ...(services.beforeJobs ? { beforeJobs: services.beforeJobs } : {}),
+    ...(services.reattachForMs !== undefined ? { reattachForMs: services.reattachForMs } : {})
+  })
+  const done = engine.execute(only ? { only } : {}).finally(async () => {
+    await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)))
+  })
+  return { engine, run: folder.run, done }
+}

@@ -1,0 +1,69 @@
+import { formatPct, formatValue } from '../../shared/format'
+import { isHeadlineMetric } from '../../shared/headline-metrics'
+import type { Comparison, ComparisonRow, Flag, VariantCell } from '../../shared/model/comparison'
+
+/**
+ * The overhead table for a terminal: one row per test and metric, the baseline's figure, then per
+ * variant its figure and relative % (with the 95 % interval when there is one). Flags are
+ * numbered notes under the table, so the cells stay short.
+ */
+export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boolean; width?: number } = {}): string {
+  const rows = comparison.rows.filter((r) => opts.allMetrics || isHeadlineMetric(r.metric))
+  if (rows.length === 0) return 'No comparable results: no test succeeded on the baseline and a variant.\n'
+  // the terminal keeps each note to its first sentence, and explains each kind of flag once
+  const notes: string[] = []
+  const why = new Map<string, string>()
+  const noteOf = (flag: Flag): string => {
+    const { head, rest } = splitFirstSentence(flag.message)
+    if (rest && !why.has(flag.kind)) why.set(flag.kind, rest)
+    let index = notes.indexOf(head)
+    if (index < 0) index = notes.push(head) - 1
+    return `[${index + 1}]`
+  }
+  const header = ['test · metric', `${comparison.baseline} (baseline)`, ...comparison.variants]
+  const body = rows.map((row) => [rowTitle(row), row.baseline ? formatValue(row.baseline.value, row.unit) : 'no result', ...row.cells.map((c) => cellText(row, c, noteOf))])
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()
+  const out = [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)]
+  for (const [variant, flags] of Object.entries(comparison.variantFlags)) {
+    for (const flag of flags) noteOf(flag)
+    void variant
+  }
+  if (body.some((r) => r.some((c) => / ~(\[|$)/.test(c)))) out.push('', '~  the 95 % interval includes 100 %: within noise')
+  if (notes.length > 0) out.push('', ...notes.map((n, i) => `[${i + 1}] ${n}`))
+  for (const [kind, text] of why) out.push('', `${KIND_TITLES[kind] ?? kind}: ${text}`)
+  if (!opts.allMetrics && rows.length < comparison.rows.length) {
+    out.push('', `${comparison.rows.length - rows.length} more metrics in the run document (--all-metrics shows them).`)
+  }
+  return `${out.join('\n')}\n`
+}
+
+function rowTitle(row: ComparisonRow): string {
+  const labels = Object.entries(row.labels)
+    .filter(([k]) => k !== 'repetition')
+    .map(([k, v]) => `${k}=${v}`)
+  return `${row.testTitle} · ${row.metric}${labels.length ? ` (${labels.join(', ')})` : ''}`
+}
+
+function cellText(row: ComparisonRow, cell: VariantCell, noteOf: (f: Flag) => string): string {
+  const marks = cell.flags.filter((f) => f.kind !== 'scenario-mismatch').map(noteOf).join('')
+  if (!cell.stats || cell.relativePct === undefined) return `no result${marks}`
+  const ci = cell.ci95 ? ` [${cell.ci95[0].toFixed(0)}–${cell.ci95[1].toFixed(0)}]` : ''
+  const noise = cell.withinNoise ? ' ~' : ''
+  return `${formatValue(cell.stats.value, row.unit)}  ${formatPct(cell.relativePct)}${ci}${noise}${marks}`
+}
+
+const KIND_TITLES: Record<string, string> = {
+  'faster-than-baseline': 'Faster than the baseline',
+  noisy: 'Noisy repetitions',
+  'scenario-mismatch': 'Declared and detected setup differ',
+  'bandwidth-cap': 'A round bandwidth cap',
+  missing: 'No result'
+}
+
+/** The first sentence of a message (up to ". " followed by a capital), and the rest. */
+function splitFirstSentence(message: string): { head: string; rest: string } {
+  const match = /\.\s+(?=[A-Z])/.exec(message)
+  if (!match) return { head: message, rest: '' }
+  return { head: message.slice(0, match.index + 1), rest: message.slice(match.index + match[0].length) }
+}

@@ -1,0 +1,60 @@
+import type { Unit } from './model/sample'
+
+/**
+ * Values for people: base units scaled to a readable prefix, three significant digits. Binary
+ * prefixes for bytes (MiB/s, as fio and dd print them), decimal for bits (Mbit/s, as iperf does).
+ */
+
+function sig3(n: number): string {
+  const abs = Math.abs(n)
+  if (abs === 0) return '0'
+  if (abs >= 100) return n.toFixed(0)
+  if (abs >= 10) return n.toFixed(1)
+  return n.toFixed(2)
+}
+
+function scaled(value: number, base: number, units: readonly string[]): string {
+  let v = value
+  let i = 0
+  while (Math.abs(v) >= base * 0.9995 && i < units.length - 1) {
+    v /= base
+    i++
+  }
+  return `${sig3(v)} ${units[i]}`
+}
+
+export function formatValue(value: number, unit: Unit): string {
+  if (!Number.isFinite(value)) return '–'
+  switch (unit) {
+    case 'B/s':
+      return scaled(value, 1024, ['B/s', 'KiB/s', 'MiB/s', 'GiB/s', 'TiB/s'])
+    case 'B':
+      return scaled(value, 1024, ['B', 'KiB', 'MiB', 'GiB', 'TiB'])
+    case 'bit/s':
+      return scaled(value, 1000, ['bit/s', 'kbit/s', 'Mbit/s', 'Gbit/s', 'Tbit/s'])
+    case 'op/s': {
+      // "22.1k op/s", as the studies write IOPS
+      const [number, prefix] = scaled(value, 1000, ['', 'k', 'M', 'G']).split(' ')
+      return `${number}${prefix ?? ''} op/s`
+    }
+    case 's': {
+      const abs = Math.abs(value)
+      if (abs === 0) return '0 s'
+      if (abs < 1e-6) return `${sig3(value * 1e9)} ns`
+      if (abs < 1e-3) return `${sig3(value * 1e6)} µs`
+      if (abs < 1) return `${sig3(value * 1e3)} ms`
+      return `${sig3(value)} s`
+    }
+    case '%':
+      return `${sig3(value)} %`
+    case 'count':
+      return Number.isInteger(value) ? String(value) : sig3(value)
+    default:
+      return `${sig3(value)} ${unit}`
+  }
+}
+
+/** A relative figure as the studies print it: "126 %". */
+export function formatPct(value: number, digits = 0): string {
+  return Number.isFinite(value) ? `${value.toFixed(digits)} %` : '–'
+}
