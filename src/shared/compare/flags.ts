@@ -3,7 +3,7 @@ import type { Better, MetricCategory, Unit } from '../model/sample'
 import { isNetworkBandwidth, nearbyCapBits } from './bandwidth-cap'
 import { bitRateText, pctText } from './message-text'
 
-/** A variant faster than the baseline by more than this many % is suspicious. */
+/** A relative % above this (faster than the baseline by more than 5 %) is suspicious. */
 export const FASTER_THAN_BASELINE_PCT = 105
 /** Repetitions whose coefficient of variation is above this many % are noisy. */
 export const NOISY_CV_PCT = 10

@@ -9,7 +9,10 @@ import type { Better } from '../model/sample'
 export function relativePct(variant: number, baseline: number, better: Better): number | undefined {
   const [numerator, divisor] = better === 'higher' ? [variant, baseline] : [baseline, variant]
   if (!Number.isFinite(numerator) || !Number.isFinite(divisor) || numerator < 0 || divisor <= 0) return undefined
-  const pct = (numerator / divisor) * 100
+  if (numerator === divisor) return 100
+  // Multiplying first keeps whole-number ratios exact (110 / 100 gives 110, not 110.00000000000001).
+  const multipliedFirst = (numerator * 100) / divisor
+  const pct = Number.isFinite(multipliedFirst) ? multipliedFirst : (numerator / divisor) * 100
   return Number.isFinite(pct) ? pct : undefined
 }
 

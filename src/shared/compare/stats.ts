@@ -16,18 +16,28 @@ function ascending(values: readonly number[]): number[] {
 }
 
 /**
- * Sum of values already in ascending order. Summing in a fixed order makes the result depend
- * only on which values there are, not on the order they came in.
+ * The mean of the first `n` values of `sorted` (ascending). Summing in a fixed order makes the
+ * result depend only on which values there are, not on the order they came in; values so large
+ * that their sum overflows are divided first.
  */
-function sumSorted(sorted: ArrayLike<number>, n = sorted.length): number {
+function meanOfSorted(sorted: ArrayLike<number>, n: number): number | undefined {
+  if (n === 0) return undefined
   let sum = 0
   for (let i = 0; i < n; i++) sum += sorted[i] as number
-  return sum
+  if (Number.isFinite(sum)) return sum / n
+  let scaled = 0
+  for (let i = 0; i < n; i++) scaled += (sorted[i] as number) / n
+  return finite(scaled)
+}
+
+/** The point `fraction` of the way from `low` to `high`, without overflowing in between. */
+function between(low: number, high: number, fraction: number): number | undefined {
+  const direct = low + (high - low) * fraction
+  return Number.isFinite(direct) ? direct : finite(low * (1 - fraction) + high * fraction)
 }
 
 export function mean(values: readonly number[]): number | undefined {
-  if (values.length === 0) return undefined
-  return finite(sumSorted(ascending(values)) / values.length)
+  return meanOfSorted(ascending(values), values.length)
 }
 
 /** The middle value, or the average of the two middle values for an even count. */
@@ -40,9 +50,14 @@ export function median(values: readonly number[]): number | undefined {
 export function stddev(values: readonly number[]): number | undefined {
   const m = mean(values)
   if (values.length < 2 || m === undefined) return undefined
+  // Deviations are scaled by the largest one so that squaring them cannot overflow.
+  const deviations = ascending(values).map((v) => v - m)
+  const largest = Math.max(...deviations.map(Math.abs))
+  if (largest === 0) return 0
+  if (!Number.isFinite(largest)) return undefined
   let squares = 0
-  for (const v of ascending(values)) squares += (v - m) * (v - m)
-  return finite(Math.sqrt(squares / (values.length - 1)))
+  for (const d of deviations) squares += (d / largest) * (d / largest)
+  return finite(largest * Math.sqrt(squares / (values.length - 1)))
 }
 
 /**
@@ -61,17 +76,14 @@ export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number
   const rank = (p / 100) * (n - 1)
   const below = Math.floor(rank)
   const above = Math.min(n - 1, below + 1)
-  const low = sorted[below] as number
-  const high = sorted[above] as number
-  return finite(low + (high - low) * (rank - below))
+  return between(sorted[below] as number, sorted[above] as number, rank - below)
 }
 
 function medianOfSorted(sorted: ArrayLike<number>, n: number): number | undefined {
   const middle = n >> 1
   const upper = sorted[middle] as number
   if (n % 2 === 1) return upper
-  const lower = sorted[middle - 1] as number
-  return finite(lower + (upper - lower) / 2)
+  return between(sorted[middle - 1] as number, upper, 0.5)
 }
 
 /**
@@ -85,7 +97,7 @@ export function aggregateOfSorted(sorted: ArrayLike<number>, n: number, aggregat
     case 'median':
       return medianOfSorted(sorted, n)
     case 'mean':
-      return finite(sumSorted(sorted, n) / n)
+      return meanOfSorted(sorted, n)
     case 'best':
       return better === 'higher' ? sorted[n - 1] : sorted[0]
   }

@@ -34,6 +34,16 @@ describe('summary statistics', () => {
     expect(percentile([1], Number.NaN)).toBeUndefined()
   })
 
+  it('does not overflow on values near the largest double', () => {
+    const big = Number.MAX_VALUE
+    expect(mean([big, big])).toBe(big)
+    expect(median([big, big / 2])).toBe(big * 0.75)
+    expect(stddev([big, big])).toBe(0)
+    expect((stddev([big, big / 2]) ?? 0) / (big / 2)).toBeCloseTo(Math.SQRT1_2, 12)
+    expect((percentile([big / 2, big], 90) ?? 0) / big).toBeCloseTo(0.95, 12)
+    expect(seriesStats([big, big], 'mean', 'higher')).toMatchObject({ value: big, n: 2, stddev: 0, cvPct: 0 })
+  })
+
   it('takes the best repetition in the direction that is better', () => {
     expect(aggregateOf([8.3, 8.35, 8.2], 'best', 'higher')).toBe(8.35)
     expect(aggregateOf([0.4, 0.2, 0.3], 'best', 'lower')).toBe(0.2)
@@ -70,11 +80,18 @@ describe('relativePct', () => {
     expect(relativePct(0.002, 0.001, 'lower')).toBeCloseTo(50, 12)
   })
 
+  it('keeps whole-number ratios exact and large values finite', () => {
+    expect(relativePct(110, 100, 'higher')).toBe(110)
+    expect(relativePct(7, 7, 'lower')).toBe(100)
+    expect(relativePct(1e307, 1e10, 'higher')).toBeCloseTo(1e299, -290)
+  })
+
   it('gives no ratio instead of Infinity or NaN', () => {
     expect(relativePct(5, 0, 'higher')).toBeUndefined()
     expect(relativePct(0, 0, 'higher')).toBeUndefined()
     expect(relativePct(0, 5, 'lower')).toBeUndefined()
     expect(relativePct(Number.NaN, 5, 'higher')).toBeUndefined()
+    expect(relativePct(1e307, 1e-10, 'higher')).toBeUndefined()
     expect(relativePct(0, 5, 'higher')).toBe(0)
   })
 })
