@@ -69,9 +69,10 @@ export type DiskstatsParse =
   | { ok: false; reason: string }
 
 /**
- * Each sector counted in /proc/diskstats is 512 bytes, whatever the device's logical or
- * physical sector size: the block layer counts in 512-byte units (SECTOR_SHIFT 9), see
- * Documentation/admin-guide/iostats.rst ("sectors read") and Documentation/ABI/testing/procfs-diskstats.
+ * Each sector counted in /proc/diskstats is 512 bytes, whatever the device's logical or physical
+ * sector size (a 4Kn disk included): the kernel's Documentation/block/stat.rst says the sectors
+ * "are the standard UNIX 512-byte sectors, not any device- or filesystem-specific block size"
+ * (the block layer counts in units of 1 << SECTOR_SHIFT, 9).
  */
 export const DISKSTATS_SECTOR_BYTES = 512
 
@@ -287,11 +288,12 @@ function noSnapshotReason(firstLine: string | undefined, header: DiskstatsHeader
 const WRAP_32 = 2 ** 32
 
 /**
- * The increase of a counter between two readings. Kernels before 4.19 printed the time counters
- * as 32-bit values (and 32-bit kernels every counter), which wrap to 0 after 2^32 - 1: a lower
- * reading of a counter that fits in 32 bits, less than 2^31 past the wrap, is taken as one wrap.
- * Any other decrease means the counters restarted (the device was removed and added again):
- * the increase is unknown and the result is undefined.
+ * The increase of a counter between two readings. The kernel prints the time counters as 32-bit
+ * values (`(unsigned int)` milliseconds in block/genhd.c, old and current kernels alike), and a
+ * 32-bit kernel every counter (`unsigned long`); they wrap to 0 after 2^32 - 1. A lower reading of
+ * a counter that fits in 32 bits, less than 2^31 past the wrap, is taken as one wrap. Any other
+ * decrease means the counters restarted (the device was removed and added again): the increase
+ * is unknown and the result is undefined.
  */
 export function counterDelta(previous: number, current: number): number | undefined {
   if (current >= previous) return current - previous
