@@ -15,7 +15,15 @@ export const INVOKE_CHANNELS = [
   'targets:importPreview',
   'targets:import',
   'targets:test',
-  'hostkey:decide'
+  'hostkey:decide',
+  'runs:list',
+  'runs:get',
+  'runs:start',
+  'runs:cancel',
+  'runs:retry',
+  'runs:resume',
+  'runs:remove',
+  'runs:raw'
 ] as const
 
 export const EVENT_CHANNELS = [
@@ -23,7 +31,8 @@ export const EVENT_CHANNELS = [
   'app:notice',
   'targets:changed',
   'targets:testProgress',
-  'hostkey:question'
+  'hostkey:question',
+  'runs:event'
 ] as const
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { EventChannel, InvokeChannel } from './channels'
+import { runsEventContract, runsInvokeContract } from './runs-contract'
 import { targetsEventContract, targetsInvokeContract } from './targets-contract'
 
 /**
@@ -78,13 +79,15 @@ export const invokeContract = {
     request: z.object({ url: ExternalUrl }).strict(),
     response: z.object({ opened: z.boolean() })
   },
-  ...targetsInvokeContract
+  ...targetsInvokeContract,
+  ...runsInvokeContract
 } satisfies Record<InvokeChannel, { request: z.ZodType; response: z.ZodType }>
 
 export const eventContract = {
   'settings:changed': Settings,
   'app:notice': Notice,
-  ...targetsEventContract
+  ...targetsEventContract,
+  ...runsEventContract
 } satisfies Record<EventChannel, z.ZodType>
 
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeContract)[C]['request']>

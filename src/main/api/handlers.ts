@@ -6,6 +6,7 @@ import { ApiError } from './api-error'
 import type { Handlers } from './dispatch'
 import { EventHub } from './event-hub'
 import type { HostKeyDecisions } from './host-key-decisions'
+import { createRunsHandlers } from './runs-handlers'
 import { createTargetsHandlers } from './targets-handlers'
 
 /** What differs between the desktop app and `virtbench serve`. */
@@ -36,16 +37,30 @@ export function createApi(host: HostServices): Api {
   const notify = (level: Notice['level'], message: string): void =>
     hub.emit('app:notice', { level, message, at: new Date().toISOString() })
   const settings = new SettingsStore(host.dataDir, (problem) => notify('warning', problem))
+  const secrets = host.secrets ?? memorySecrets()
   const { decisions, ...targets } = createTargetsHandlers(
     {
       dataDir: host.dataDir,
-      secrets: host.secrets ?? memorySecrets(),
+      secrets,
       openLocal: (target) => openLocalSession(target.name),
       notify,
       ...(host.homeDir !== undefined && { homeDir: host.homeDir })
     },
     hub
   )
+
+  const { active: activeRuns, ...runs } = createRunsHandlers(
+    {
+      dataDir: host.dataDir,
+      secrets,
+      decisions,
+      openLocal: (target) => openLocalSession(target.name),
+      notify,
+      ...(host.homeDir !== undefined && { homeDir: host.homeDir })
+    },
+    hub
+  )
+  void activeRuns
 
   const handlers: Handlers = {
     'app:info': () => ({
@@ -71,7 +86,8 @@ export function createApi(host: HostServices): Api {
       await host.openExternal(url)
       return { opened: true }
     },
-    ...targets
+    ...targets,
+    ...runs
   }
   return { handlers, hub, notify, hostKeys: decisions }
 }

@@ -1,0 +1,150 @@
+import { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { ComparisonPlanSchema } from '../../shared/model/plan'
+import type { Target } from '../../shared/model/target'
+import { standardBeforeJobs } from '../engine/before-jobs'
+import { PlanError } from '../engine/planner'
+import { continueRun, startRun, TargetLookupError, type RunServices, type StartedRun } from '../engine/start-run'
+import { newRunId } from '../engine/runner'
+import { scriptsDir } from '../resources'
+import type { SecretStore } from '../ssh/secrets'
+import type { Session } from '../ssh/types'
+import { RunFileError, RunStore } from '../store/run-store'
+import { TargetsStore } from '../store/targets-store'
+import { ApiError } from './api-error'
+import type { Handlers } from './dispatch'
+import type { EventHub } from './event-hub'
+import type { HostKeyDecisions } from './host-key-decisions'
+
+export type RunsHandlerNames = 'runs:list' | 'runs:get' | 'runs:start' | 'runs:cancel' | 'runs:retry' | 'runs:resume' | 'runs:remove' | 'runs:raw'
+
+export interface RunsServices {
+  dataDir: string
+  secrets: SecretStore
+  decisions: HostKeyDecisions
+  openLocal: (target: Target) => Session
+  homeDir?: string
+  notify: (level: 'info' | 'warning' | 'error', message: string) => void
+}
+
+const RAW_VIEW_LIMIT = 2 * 1024 * 1024
+
+/** Runs: started here, watched through `runs:event`, kept under `<data>/runs/<id>/`. */
+export function createRunsHandlers(svc: RunsServices, hub: EventHub): Pick<Handlers, RunsHandlerNames> & { active: Map<string, StartedRun> } {
+  const store = new RunStore(path.join(svc.dataDir, 'runs'))
+  const targets = new TargetsStore(svc.dataDir, { onProblem: (message) => svc.notify('warning', message) })
+  const active = new Map<string, StartedRun>()
+  const homeDir = svc.homeDir ?? os.homedir()
+
+  const services = async (): Promise<RunServices> => ({
+    inventory: await targets.list(),
+    secrets: svc.secrets,
+    decideHostKey: (q) =>
+      svc.decisions.ask({
+        targetName: q.role === 'jump' ? `${q.label} (jump host)` : q.label,
+        host: q.host,
+        port: q.port,
+        keyType: q.keyType,
+        fingerprint: q.fingerprint
+      }),
+    knownHosts: { userFile: path.join(homeDir, '.ssh', 'known_hosts'), appFile: path.join(svc.dataDir, 'known_hosts') },
+    openLocal: svc.openLocal,
+    scriptsDir: scriptsDir(),
+    appVersion: __APP_VERSION__,
+    onEvent: (event) => hub.emit('runs:event', event),
+    beforeJobs: standardBeforeJobs
+  })
+
+  const track = (id: string, started: StartedRun): void => {
+    active.set(id, started)
+    void started.done
+      .catch((error: unknown) => svc.notify('error', `run ${id} stopped: ${(error as Error).message}`))
+      .finally(() => active.delete(id))
+  }
+
+  const launchError = (error: unknown): never => {
+    if (error instanceof PlanError || error instanceof TargetLookupError) throw new ApiError('invalid-request', error.message)
+    if (error instanceof RunFileError) throw new ApiError('failed', error.message)
+    throw error
+  }
+
+  const notRunning = (id: string): void => {
+    if (active.has(id)) throw new ApiError('failed', 'that run is still going; cancel it first, or wait until it ends')
+  }
+
+  return {
+    active,
+    'runs:list': async () => {
+      const { runs, problems } = await store.list()
+      return { runs, problems, active: [...active.keys()] }
+    },
+    'runs:get': async ({ id }) => {
+      const started = active.get(id)
+      if (started) return started.engine.run
+      try {
+        return await store.get(id)
+      } catch (error) {
+        if (error instanceof RunFileError) throw new ApiError('failed', error.message)
+        throw error
+      }
+    },
+    'runs:start': async ({ plan }) => {
+      const id = newRunId()
+      try {
+        track(id, await startRun(ComparisonPlanSchema.parse(plan), store.dirOf(id), await services(), id))
+      } catch (error) {
+        launchError(error)
+      }
+      return { id }
+    },
+    'runs:cancel': ({ id }) => {
+      const started = active.get(id)
+      started?.engine.cancel()
+      return { cancelled: started !== undefined }
+    },
+    'runs:retry': async ({ id, jobIds }) => {
+      notRunning(id)
+      const run = await store.get(id).catch(launchError)
+      const unknown = jobIds.filter((j) => !run.jobs.some((job) => job.id === j))
+      if (unknown.length > 0) throw new ApiError('invalid-request', `run ${id} has no job ${unknown.join(', ')}`)
+      try {
+        track(id, await continueRun(store.dirOf(id), await services(), jobIds))
+      } catch (error) {
+        launchError(error)
+      }
+      return { id }
+    },
+    'runs:resume': async ({ id }) => {
+      notRunning(id)
+      try {
+        track(id, await continueRun(store.dirOf(id), await services()))
+      } catch (error) {
+        launchError(error)
+      }
+      return { id }
+    },
+    'runs:remove': async ({ id }) => {
+      notRunning(id)
+      await store.remove(id)
+      return { removed: id }
+    },
+    'runs:raw': async ({ id, file }) => {
+      const full = path.join(store.dirOf(id), file)
+      let handle
+      try {
+        handle = await fs.open(full, 'r')
+      } catch {
+        throw new ApiError('failed', `run ${id} has no raw output ${file}`)
+      }
+      try {
+        const { size } = await handle.stat()
+        const buffer = Buffer.alloc(Math.min(size, RAW_VIEW_LIMIT))
+        await handle.read(buffer, 0, buffer.length, 0)
+        return { text: buffer.toString('utf8'), bytes: size, truncated: size > RAW_VIEW_LIMIT }
+      } finally {
+        await handle.close()
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod'
+import { ComparisonPlanSchema } from './model/plan'
+import { JOB_STATUSES, RUN_STATUSES, RunDocumentSchema } from './model/run'
+
+/**
+ * The runs part of the API contract: start a comparison, watch it (runs:event), cancel, retry a
+ * failed job, resume an interrupted run, and read finished runs with their raw outputs.
+ */
+
+const RunId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, 'not a run id')
+const JobId = z.string().regex(/^j[0-9]{4,6}$/, 'not a job id')
+
+export const RunSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(RUN_STATUSES),
+  createdAt: z.string(),
+  endedAt: z.string().optional(),
+  baseline: z.string(),
+  variants: z.array(z.string()),
+  jobs: z.object({ total: z.number(), succeeded: z.number(), failed: z.number() })
+})
+
+/** Events of a run, as RunEvent in src/shared/model/run.ts (checked loosely: type and run id). */
+export const RunEventSchema = z.looseObject({
+  type: z.enum(['run-started', 'stage', 'finding', 'job-started', 'job-progress', 'job-reattached', 'job-finished', 'run-finished']),
+  runId: z.string(),
+  jobId: z.string().optional(),
+  status: z.union([z.enum(JOB_STATUSES), z.enum(RUN_STATUSES)]).optional()
+})
+
+export const runsInvokeContract = {
+  'runs:list': {
+    request: z.undefined(),
+    response: z.object({ runs: z.array(RunSummarySchema), problems: z.array(z.string()), active: z.array(z.string()) })
+  },
+  'runs:get': { request: z.strictObject({ id: RunId }), response: RunDocumentSchema },
+  'runs:start': { request: z.strictObject({ plan: ComparisonPlanSchema }), response: z.object({ id: z.string() }) },
+  'runs:cancel': { request: z.strictObject({ id: RunId }), response: z.object({ cancelled: z.boolean() }) },
+  'runs:retry': { request: z.strictObject({ id: RunId, jobIds: z.array(JobId).min(1).max(10_000) }), response: z.object({ id: z.string() }) },
+  'runs:resume': { request: z.strictObject({ id: RunId }), response: z.object({ id: z.string() }) },
+  'runs:remove': { request: z.strictObject({ id: RunId }), response: z.object({ removed: z.string() }) },
+  'runs:raw': {
+    request: z.strictObject({ id: RunId, file: z.string().regex(/^raw\/[A-Za-z0-9._-]{1,200}$/, 'not a raw output file of the run') }),
+    response: z.object({ text: z.string(), bytes: z.number(), truncated: z.boolean() })
+  }
+} as const
+
+export const runsEventContract = {
+  'runs:event': RunEventSchema
+} as const
