@@ -1,0 +1,5 @@
+export * from './facts'
+export { parsePreflightOutput } from './parse'
+export * from './evaluate'
+export * from './install'
+export { collectPreflightFacts, probeTarget, expandHome, type PreflightRequest } from './preflight'
