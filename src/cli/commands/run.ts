@@ -138,10 +138,14 @@ export const runCommand: CliCommand = {
     const run = started.engine.run
     const runFile = path.join(outDir, RUN_FILE)
     if (run.error && run.jobs.every((j) => j.status !== 'succeeded' && j.status !== 'failed')) {
-      const preflight = run.preflight.filter((f) => f.severity === 'error')
-      io.stderr(`virtbench: ${run.error}\n`)
+      const blocking = run.preflight.filter((f) => f.severity === 'error')
+      if (blocking.length > 0) {
+        io.stderr(`virtbench: preflight found ${blocking.length} problem${blocking.length === 1 ? '' : 's'} (listed above); nothing ran. Fix ${blocking.length === 1 ? 'it' : 'them'} and run again.\n`)
+      } else {
+        io.stderr(`virtbench: ${run.error}\n`)
+      }
       io.stdout(`Run document: ${runFile}\n`)
-      return preflight.length > 0 || /^preflight/.test(run.error) ? 2 : 1
+      return blocking.length > 0 ? 2 : 1
     }
     io.stdout(`\n${comparisonTable(compare(comparisonInputOf(run)), { allMetrics: values['all-metrics'] === true })}`)
     const failed = run.jobs.filter((j) => j.status === 'failed')

@@ -1,11 +1,131 @@
+import type { TargetEnvironment } from '../../shared/model/environment'
 import type { Finding } from '../../shared/model/run'
-import type { BeforeJobsContext } from './runner'
+import type { ScenarioMismatch } from '../../shared/model/scenario'
+import type { ToolId } from '../tools/types'
+import { TOOLS } from '../tools/registry'
+import { captureEnvironment } from './environment/capture'
+import { checkScenario } from './environment/scenario-check'
+import { evaluatePreflight, probeTarget, type PreflightTarget } from './preflight'
+import type { BeforeJobsContext, BeforeJobsResult } from './runner'
+import { largestNeed } from './working-set'
+
+/** Seconds of CPU sampling for the idle gate. */
+const IDLE_SECONDS = 3
 
 /**
- * What runs on the targets before the first job: the environment of each target is recorded,
- * and preflight checks that every job can run (tools, space, devices, idle).
+ * What runs on the targets before the first job: preflight checks that every job can run there
+ * (tools, space, filesystem, device, memory, idleness), and the environment of each target is
+ * recorded; on a physical host with libvirt, each guest's real disk setup is read and compared
+ * with the scenario the plan declares.
  */
-export async function standardBeforeJobs(ctx: BeforeJobsContext): Promise<{ environment?: Record<string, unknown>; findings?: Finding[] }> {
-  void ctx
-  return {}
+export async function standardBeforeJobs(ctx: BeforeJobsContext): Promise<BeforeJobsResult> {
+  const { run, signal } = ctx
+  const storage = run.plan.storage
+  const testsByTarget = new Map<string, Set<string>>()
+  const toolsByTarget = new Map<string, Set<ToolId>>()
+  for (const job of run.jobs) {
+    if (job.status !== 'queued') continue
+    const add = (name: string, tool: ToolId): void => {
+      toolsByTarget.set(name, (toolsByTarget.get(name) ?? new Set()).add(tool))
+    }
+    // a ping needs nothing on the machine it pings
+    add(job.target, job.tool)
+    if (job.peer && job.tool !== 'ping') add(job.peer, job.tool)
+    testsByTarget.set(job.target, (testsByTarget.get(job.target) ?? new Set()).add(job.testId))
+  }
+
+  // 1. preflight, every target at once
+  const probes = await Promise.all(
+    ctx.targets.map(async (t) => {
+      const session = ctx.sessions.get(t.name)
+      const tools = [...(toolsByTarget.get(t.name) ?? [])]
+      if (!session) return { target: t, facts: { unreachable: `${t.name} was not connected` } }
+      const facts = await probeTarget(session, {
+        scriptsDir: ctx.scriptsDir,
+        dir: ctx.workDirs.get(t.name) ?? '~',
+        ...(storage.kind === 'device' && t.role !== 'peer' && testsByTarget.has(t.name) ? { device: storage.path } : {}),
+        tools,
+        idleSeconds: IDLE_SECONDS,
+        ...(t.sudo ? { sudo: t.sudo } : {}),
+        signal
+      })
+      return { target: t, facts }
+    })
+  )
+  const preflightTargets: PreflightTarget[] = probes.map(({ target, facts }) => {
+    const testIds = testsByTarget.get(target.name)
+    const need = testIds ? largestNeed(run.tests.filter((test) => testIds.has(test.id))) : undefined
+    return {
+      name: target.name,
+      role: target.role,
+      facts,
+      tools: [...(toolsByTarget.get(target.name) ?? [])],
+      ...(need ? { storage: need } : {})
+    }
+  })
+  const findings: Finding[] = evaluatePreflight({ targets: preflightTargets, storage }).filter((f) => f.code !== 'tool-present')
+
+  // tools found off PATH (UnixBench's folder) are where the plans look for them
+  const toolPaths: Record<string, Partial<Record<ToolId, string>>> = {}
+  for (const { target, facts } of probes) {
+    if ('unreachable' in facts) continue
+    const unixbench = facts.tools.unixbench
+    if (unixbench?.found && unixbench.path) toolPaths[target.name] = { unixbench: unixbench.path }
+  }
+
+  // 2. the environment of each target; the physical host also reads its guests' domain XML
+  const domainsOf = new Map<string, { guest: string; domain: string }[]>()
+  const hostOfGuests = ctx.targets.find((t) => t.role === 'baseline')
+  for (const t of ctx.targets) {
+    const domain = t.scenario?.domain
+    if (!domain) continue
+    const host = (t.hostName && ctx.targets.find((h) => h.name === t.hostName)) || hostOfGuests
+    if (!host || host === t) continue
+    domainsOf.set(host.name, [...(domainsOf.get(host.name) ?? []), { guest: t.name, domain }])
+  }
+  const environment: Record<string, TargetEnvironment & { scenarioMismatches?: ScenarioMismatch[] }> = {}
+  await Promise.all(
+    ctx.targets.map(async (t) => {
+      const session = ctx.sessions.get(t.name)
+      if (!session) return
+      try {
+        environment[t.name] = await captureEnvironment(session, {
+          scriptsDir: ctx.scriptsDir,
+          workDir: ctx.workDirs.get(t.name) ?? '~',
+          domains: (domainsOf.get(t.name) ?? []).map((d) => d.domain),
+          signal
+        })
+      } catch (error) {
+        environment[t.name] = { capturedAt: new Date().toISOString(), notes: [`${t.name}: the environment could not be read: ${(error as Error).message}`] }
+      }
+    })
+  )
+
+  // 3. declared scenario vs what the host says
+  for (const [hostName, guests] of domainsOf) {
+    const hostEnv = environment[hostName]
+    for (const { guest, domain } of guests) {
+      const detected = hostEnv?.guests?.[domain]
+      const scenario = ctx.targets.find((t) => t.name === guest)?.scenario
+      if (!detected || !scenario) continue
+      if (detected.error) {
+        findings.push({
+          severity: 'warning',
+          target: hostName,
+          code: 'domain-unreadable',
+          message: `${hostName} could not describe the guest domain ${domain} (${detected.error}), so ${guest}'s declared setup is not checked.`,
+          fix: `Check the domain name in ${guest}'s scenario, and that the login user on ${hostName} may run virsh (the libvirt group).`
+        })
+        continue
+      }
+      const mismatches = checkScenario(scenario, detected.disks, { guest })
+      if (mismatches.length === 0) continue
+      environment[guest] = { ...(environment[guest] ?? { capturedAt: new Date().toISOString() }), scenarioMismatches: mismatches }
+      for (const m of mismatches) {
+        findings.push({ severity: 'warning', target: guest, code: 'scenario-mismatch', message: m.message, fix: `Correct the scenario of ${guest}, or the guest's configuration, so the report says what was measured.` })
+      }
+    }
+  }
+  void TOOLS
+  return { environment, findings, toolPaths }
 }

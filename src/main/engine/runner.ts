@@ -7,7 +7,7 @@ import { quoteSh } from '../../shared/shell-quote'
 import type { Session, SudoMode } from '../ssh/types'
 import type { RunFolder } from '../store/run-store'
 import { TOOLS } from '../tools/registry'
-import type { PeerFacts, Plan, RemoteStep, TargetFacts } from '../tools/types'
+import type { AnyBenchmarkTool, PeerFacts, Plan, RemoteStep, TargetFacts, ToolId } from '../tools/types'
 import { runDetached, sweepLeftovers } from './detached'
 import { expandTests, planJobs, sidesOf } from './planner'
 
@@ -28,6 +28,8 @@ export interface EngineTarget {
   user?: string
   addresses: { private?: string; public?: string }
   scenario?: Scenario
+  /** For a guest: the name of its physical host (from the inventory), when known. */
+  hostName?: string
   /** How steps that need root get it (with the password, when one is needed; never stored). */
   sudo: SudoMode
 }
@@ -39,6 +41,8 @@ export interface EngineDeps {
   scriptsDir: string
   appVersion: string
   onEvent?: (event: RunEvent) => void
+  /** Tools that replace the registry's (the engine benchmark measures itself with a no-op tool). */
+  tools?: Partial<Record<ToolId, AnyBenchmarkTool>>
   /** How long to keep trying to reach a target that dropped during a job (default 10 minutes). */
   reattachForMs?: number
   /** Seconds between progress events of a running job (default 1). */
@@ -47,7 +51,14 @@ export interface EngineDeps {
    * Work that runs on each target before the jobs (environment capture, preflight): the runner
    * stores what it returns. Errors it throws fail the run before any job.
    */
-  beforeJobs?: (ctx: BeforeJobsContext) => Promise<{ environment?: Record<string, unknown>; findings?: Finding[] }>
+  beforeJobs?: (ctx: BeforeJobsContext) => Promise<BeforeJobsResult>
+}
+
+export interface BeforeJobsResult {
+  environment?: Record<string, unknown>
+  findings?: Finding[]
+  /** Tools found off PATH, per target name (UnixBench's folder). */
+  toolPaths?: Record<string, Partial<Record<ToolId, string>>>
 }
 
 export interface BeforeJobsContext {
@@ -56,6 +67,8 @@ export interface BeforeJobsContext {
   sessions: ReadonlyMap<string, Session>
   /** The work directory of each target (absolute). */
   workDirs: ReadonlyMap<string, string>
+  /** The local resources/scripts directory. */
+  scriptsDir: string
   signal: AbortSignal
 }
 
@@ -166,8 +179,13 @@ export class RunEngine {
           targets: [...this.targetsByName.values()],
           sessions: new Map([...this.states.values()].map((s) => [s.target.name, s.session] as const)),
           workDirs: new Map([...this.states.values()].map((s) => [s.target.name, s.runDir])),
+          scriptsDir: this.deps.scriptsDir,
           signal
         })
+        for (const [name, paths] of Object.entries(before.toolPaths ?? {})) {
+          const state = this.states.get(name.toLowerCase())
+          if (state) state.facts = { ...state.facts, toolPaths: { ...state.facts.toolPaths, ...paths } }
+        }
         this.folder.update((doc) => {
           Object.assign(doc.environment, before.environment ?? {})
           doc.preflight = before.findings ?? doc.preflight
@@ -349,7 +367,7 @@ export class RunEngine {
     attempt: number,
     signal: AbortSignal
   ): Promise<{ status: Job['status']; samples: Job['samples']; warnings: string[]; error?: string; logTail?: string }> {
-    const tool = TOOLS[job.tool]
+    const tool = this.toolOf(job.tool)
     const params = tool.params.parse(job.params)
     const target = this.stateOf(job.target)
     const peer = job.peer ? this.stateOf(job.peer) : undefined
@@ -505,7 +523,8 @@ export class RunEngine {
       if (other.tool !== job.tool) continue
       try {
         const t = this.stateOf(other.target)
-        const p = TOOLS[other.tool].plan(TOOLS[other.tool].params.parse(other.params), { target: t.facts })
+        const otherTool = this.toolOf(other.tool)
+        const p = otherTool.plan(otherTool.params.parse(other.params), { target: t.facts })
         for (const f of p.files) laterPaths.add(`${other.target.toLowerCase()}:${f.path}`)
       } catch {
         // a later job that cannot plan without its peer does not read this job's files
@@ -537,6 +556,10 @@ export class RunEngine {
       return peer.addresses.private
     }
     return peer.addresses.private ?? (peer.kind === 'local' ? '127.0.0.1' : (peer.address ?? '127.0.0.1'))
+  }
+
+  private toolOf(id: ToolId): AnyBenchmarkTool {
+    return this.deps.tools?.[id] ?? TOOLS[id]
   }
 
   private stage(message: string, target?: string): void {

@@ -54,6 +54,7 @@ export async function resolveTargets(plan: ComparisonPlan, inventory: readonly T
       ...(target.kind === 'ssh' ? { address: target.address, port: target.port, user: target.user } : {}),
       addresses: { ...target.addresses },
       ...(variant ? { scenario: variant.scenario } : {}),
+      ...(target.hostId ? hostNameOf(target.hostId, inventory) : {}),
       sudo: await sudoOf(target, secrets)
     })
   }
@@ -128,4 +129,9 @@ function launch(folder: RunFolder, targets: EngineTarget[], services: RunService
     await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)))
   })
   return { engine, run: folder.run, done }
+}
+
+function hostNameOf(hostId: string, inventory: readonly Target[]): { hostName?: string } {
+  const host = inventory.find((t) => t.id === hostId)
+  return host ? { hostName: host.name } : {}
 }
