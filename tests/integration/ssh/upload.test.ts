@@ -42,7 +42,10 @@ describe('scripts and files through SFTP to a real sshd', () => {
 
   it('puts resources/scripts into ~/.cache/virtbench/<hash>, verified and executable, once', async () => {
     const bundle = await readScriptBundle(SCRIPTS)
-    expect(bundle.files.map((f) => f.name)).toEqual(['linux/probe.sh', 'windows/probe.ps1'])
+    expect(bundle.files.map((f) => f.name)).toEqual(
+      [...readdirSync(path.join(SCRIPTS, 'linux')).map((n) => `linux/${n}`), ...readdirSync(path.join(SCRIPTS, 'windows')).map((n) => `windows/${n}`)].sort()
+    )
+    expect(bundle.files.map((f) => f.name)).toContain('linux/job.sh')
     const session = open()
     const expectedDir = path.join(user.home, '.cache', 'virtbench', bundle.hash)
     try {

@@ -1,0 +1,153 @@
+/**
+ * The engine's own cost per job, next to a bare ssh2 exec of `true` on the same connection,
+ * measured in one run against a real loopback sshd (tests/harness/sshd.ts, started here).
+ *
+ *   npx tsx --expose-gc bench/engine.ts [JOBS]        (npm run bench:engine; JOBS default 1000)
+ *
+ * Each job runs `true` through everything a real job goes through: plan, the detached start on
+ * the target (job.sh: script on stdin, setsid, status file), the wait and status collection, the
+ * raw output files, parse, and the run document written as it goes. The tool is a stand-in
+ * whose step is `true` and whose parser returns one sample, so the figure is the engine's cost
+ * and not a tool's. The peer is ssh2's client.exec('true') on the connection the engine uses.
+ *
+ * Memory: heap used after a forced GC at 10 %, 50 % and 100 % of the jobs; flat means the
+ * growth from 10 % to 100 % is what the run document's jobs themselves take.
+ * The login account is a throwaway one with /bin/sh and no rc files (root's rc files here would
+ * measure pyenv). Exit code 1 when a goal is missed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import type { Client } from 'ssh2'
+import { z } from 'zod'
+import { RunEngine, createRunDocument, type EngineTarget } from '../src/main/engine/runner'
+import { scriptsDir } from '../src/main/resources'
+import { SshSession } from '../src/main/ssh/session'
+import { RunFolder } from '../src/main/store/run-store'
+import type { AnyBenchmarkTool } from '../src/main/tools/types'
+import { ddTool } from '../src/main/tools/dd'
+import { ComparisonPlanSchema } from '../src/shared/model/plan'
+import { startSshd } from '../tests/harness/sshd'
+import { connectClient, createThrowawayUser } from '../tests/integration/ssh/session-helpers'
+
+const JOBS = Number(process.argv[2] ?? 1000)
+const GOAL_MS = 30
+
+const noop: AnyBenchmarkTool = {
+  ...ddTool,
+  params: z.object({}).passthrough(),
+  plan: () => ({
+    steps: [{ id: 'run', on: 'target', shell: 'sh', script: 'true', timeoutSeconds: 30, okExitCodes: [0], measured: true }],
+    files: [],
+    estimatedSeconds: 0
+  }),
+  parse: (out) => ({ ok: true, samples: [{ metric: 'noop.exit', value: out.exitCode ?? -1, unit: 'count', better: 'lower', labels: {} }], warnings: [] })
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] as number
+}
+
+function heapMiB(): number {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  return process.memoryUsage().heapUsed / 1024 / 1024
+}
+
+function bareExec(client: Client): Promise<number> {
+  const t0 = performance.now()
+  return new Promise((resolve, reject) => {
+    client.exec('true', (err, stream) => {
+      if (err) return reject(err)
+      stream.on('close', () => resolve(performance.now() - t0))
+      stream.resume()
+      stream.stderr.resume()
+    })
+  })
+}
+
+async function main(): Promise<void> {
+  if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for exact heap figures)\n')
+  const user = createThrowawayUser()
+  const server = await startSshd({ extraConfig: user.sshdConfig })
+  user.authorize(server)
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'vb-bench-engine-'))
+  let client: Client | undefined
+  const session = new SshSession({
+    label: 'bench',
+    connect: async () => (client = await connectClient(server, { username: user.name }))
+  })
+  try {
+    await session.exec('true')
+    const bare: number[] = []
+    for (let i = 0; i < 200; i++) bare.push(await bareExec(client!))
+
+    const plan = ComparisonPlanSchema.parse({
+      name: 'engine bench',
+      baseline: { target: 'a' },
+      variants: [{ target: 'b' }],
+      tests: [{ id: 'noop', tool: 'dd', params: {} }],
+      repetitions: Math.ceil(JOBS / 2),
+      storage: { kind: 'directory', path: path.join(user.home, 'work') }
+    })
+    const targets: EngineTarget[] = [
+      { name: 'a', label: 'a', role: 'baseline', kind: 'ssh', addresses: {}, sudo: false },
+      { name: 'b', label: 'b', role: 'variant', kind: 'ssh', addresses: {}, sudo: false }
+    ]
+    const doc = createRunDocument(plan, targets, 'bench')
+    const folder = await RunFolder.create(path.join(scratch, 'run'), doc)
+    const total = doc.jobs.length
+    const marks = new Map([[Math.round(total * 0.1), '10 %'], [Math.round(total * 0.5), '50 %'], [total, '100 %']])
+    const heap: string[] = []
+    const heapAt: number[] = []
+    let done = 0
+    const jobMs: number[] = []
+    let started = 0
+    const engine = new RunEngine(folder, targets, {
+      session: async () => session,
+      scriptsDir: scriptsDir(),
+      appVersion: 'bench',
+      tools: { dd: noop },
+      onEvent: (e) => {
+        if (e.type === 'job-started') started = performance.now()
+        if (e.type === 'job-finished') {
+          jobMs.push(performance.now() - started)
+          done++
+          const mark = marks.get(done)
+          if (mark) {
+            const mib = heapMiB()
+            heapAt.push(mib)
+            heap.push(`${mark}: ${mib.toFixed(1)} MiB`)
+          }
+        }
+      }
+    })
+    const t0 = performance.now()
+    const status = await engine.execute()
+    const wall = performance.now() - t0
+    const failed = engine.run.jobs.filter((j) => j.status !== 'succeeded').length
+
+    const bareMed = median(bare)
+    const jobMed = median(jobMs)
+    const cost = jobMed - bareMed
+    const growth = (heapAt.at(-1) ?? 0) - (heapAt[0] ?? 0)
+    const perJobKiB = (growth * 1024) / Math.max(1, total - Math.round(total * 0.1))
+    console.log(`jobs: ${total} (status ${status}, ${failed} not succeeded), wall ${(wall / 1000).toFixed(1)} s, ${(wall / total).toFixed(1)} ms per job overall`)
+    console.log(`bare ssh2 exec of true, same connection: median ${bareMed.toFixed(2)} ms (200 runs)`)
+    console.log(`one engine job of true:                  median ${jobMed.toFixed(2)} ms (p95 ${[...jobMs].sort((a, b) => a - b)[Math.floor(jobMs.length * 0.95)]!.toFixed(2)} ms)`)
+    console.log(`engine's own cost per job:               ${cost.toFixed(2)} ms (goal < ${GOAL_MS} ms) ${cost < GOAL_MS ? 'pass' : 'FAIL'}`)
+    console.log(`heap after GC: ${heap.join(', ')}; growth ${growth.toFixed(1)} MiB = ${perJobKiB.toFixed(2)} KiB per job (the jobs' records in the run document)`)
+    if (cost >= GOAL_MS || failed > 0) process.exitCode = 1
+  } finally {
+    await session.close()
+    await server.stop()
+    user.remove()
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+void main().catch((err: unknown) => {
+  console.error(err)
+  process.exitCode = 2
+})

@@ -1,0 +1,69 @@
+/**
+ * Captures a target's environment: runs resources/scripts/linux/environment.sh there (uploaded
+ * once with ensureScripts) and reads its output. A target that answers always gives a
+ * TargetEnvironment, with notes saying what could not be read or what went wrong (timeout,
+ * cancel, an exit status, a Windows target); only a lost or refused connection is thrown, as the
+ * SessionError the session raised.
+ */
+import type { TargetEnvironment } from '../../../shared/model/environment'
+import { SessionError, type Session } from '../../ssh/types'
+import { parseEnvironment } from './parse'
+
+export interface CaptureEnvironmentOptions {
+  /** The local resources/scripts directory (EngineDeps.scriptsDir). */
+  scriptsDir: string
+  /** The run's work directory on the target: its filesystem and free space are recorded. */
+  workDir: string
+  /** libvirt domain names whose disk setup to read with `virsh dumpxml` (on a physical host). */
+  domains?: readonly string[]
+  signal?: AbortSignal
+  /** Default 30 s. */
+  timeoutMs?: number
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000
+/** Plenty for the facts and a few domain XMLs; more is cut and noted. */
+const MAX_OUTPUT_BYTES = 4 * 1024 * 1024
+
+/** Session failures that mean the target did not answer: those are the caller's to handle. */
+const UNREACHABLE: ReadonlySet<string> = new Set(['connect-failed', 'connection-lost', 'closed'])
+
+function withNote(env: TargetEnvironment, note: string): TargetEnvironment {
+  return { ...env, notes: [...(env.notes ?? []), note] }
+}
+
+export async function captureEnvironment(session: Session, opts: CaptureEnvironmentOptions): Promise<TargetEnvironment> {
+  const capturedAt = new Date().toISOString()
+  const failed = (what: string): TargetEnvironment => ({ capturedAt, notes: [`${session.label}: ${what}`] })
+  if (opts.signal?.aborted) return failed('environment capture cancelled before it started')
+  try {
+    const facts = await session.facts()
+    if (facts.shell === 'windows') {
+      return {
+        capturedAt,
+        os: `Windows ${facts.release}`,
+        arch: facts.machine,
+        notes: [`${session.label}: environment capture runs on Linux targets only; this Windows target records its version and architecture alone`]
+      }
+    }
+    const { remoteDir } = await session.ensureScripts(opts.scriptsDir)
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    const result = await session.exec(
+      { argv: ['sh', `${remoteDir}/linux/environment.sh`, opts.workDir, ...(opts.domains ?? [])] },
+      { capture: { maxBytes: MAX_OUTPUT_BYTES }, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) }
+    )
+    let env = parseEnvironment(result.stdout?.toString('utf8') ?? '', capturedAt)
+    const stderr = result.stderr?.toString('utf8').trim() ?? ''
+    if (result.timedOut) env = withNote(env, `${session.label}: environment capture stopped after ${Math.round(timeoutMs / 1000)} s; the facts read before then are kept`)
+    else if (result.cancelled) env = withNote(env, `${session.label}: environment capture cancelled; the facts read before then are kept`)
+    else if (result.exitCode !== 0) {
+      const how = result.exitCode === null ? `was ended by signal ${result.signal ?? '?'}` : `exited with status ${result.exitCode}`
+      env = withNote(env, `${session.label}: environment.sh ${how}${stderr ? `: ${stderr.split('\n').slice(-3).join(' / ')}` : ''}`)
+    }
+    if (result.stdoutTruncated) env = withNote(env, `${session.label}: environment output passed ${MAX_OUTPUT_BYTES} bytes and was cut`)
+    return env
+  } catch (err) {
+    if (err instanceof SessionError && UNREACHABLE.has(err.code)) throw err
+    return failed(`environment capture failed: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
