@@ -172,7 +172,10 @@ export class RunEngine {
     let failure: string | undefined
     try {
       await this.prepareTargets(pending, signal)
-      if (this.deps.beforeJobs && !opts.only) {
+      if (this.run.plan.storage.kind === 'device' && !this.deps.beforeJobs) {
+        throw new Error(`the plan writes to the raw device ${this.run.plan.storage.path}: it runs only after preflight has checked that device on every target`)
+      }
+      if (this.deps.beforeJobs) {
         this.stage('Checking the targets and recording their environment')
         const before = await this.deps.beforeJobs({
           run: this.run,

@@ -14,13 +14,19 @@ export interface StorageNeed {
   uncached: boolean
 }
 
-/** The storage need of one test, or undefined when it writes nothing worth checking. */
+/**
+ * The storage need of one test, or undefined when it writes nothing worth checking. A test on a
+ * raw device always has one: that is what makes preflight check the device before anything
+ * touches it.
+ */
 export function storageNeedOf(test: Pick<RunTest, 'tool' | 'params'>): StorageNeed | undefined {
   const tool = TOOLS[test.tool]
   const checked = tool.params.safeParse(test.params)
   if (!checked.success) return undefined
   const p = checked.data as Record<string, unknown>
-  if (p.device !== undefined) return undefined
+  if (p.device !== undefined && test.tool === 'dd') {
+    return { workingSetBytes: ddTotalBytes(checked.data as Parameters<typeof ddTotalBytes>[0]), directIo: p.direct === true, uncached: p.direct !== true }
+  }
   switch (test.tool) {
     case 'fio': {
       const size = fioSizeBytes(String(p.size ?? '')) ?? 0
