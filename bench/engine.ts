@@ -110,6 +110,8 @@ async function main(): Promise<void> {
       scriptsDir: scriptsDir(),
       appVersion: 'bench',
       tools: { dd: noop },
+      // the host monitor samples /proc/diskstats during storage tests; the stand-in is not one
+      monitor: false,
       onEvent: (e) => {
         if (e.type === 'job-started') started = performance.now()
         if (e.type === 'job-finished') {

@@ -9,6 +9,8 @@ import type { RunFolder } from '../store/run-store'
 import { TOOLS } from '../tools/registry'
 import type { AnyBenchmarkTool, PeerFacts, Plan, RemoteStep, TargetFacts, ToolId } from '../tools/types'
 import { runDetached, sweepLeftovers } from './detached'
+import { startDiskMonitor, type DiskMonitor } from './monitor/monitor'
+import { pickDevices, summarize } from './monitor/diskstats'
 import { expandTests, planJobs, sidesOf } from './planner'
 
 /**
@@ -41,6 +43,8 @@ export interface EngineDeps {
   scriptsDir: string
   appVersion: string
   onEvent?: (event: RunEvent) => void
+  /** Sample /proc/diskstats on the target (and its physical host) during storage tests (default true). */
+  monitor?: boolean
   /** Tools that replace the registry's (the engine benchmark measures itself with a no-op tool). */
   tools?: Partial<Record<ToolId, AnyBenchmarkTool>>
   /** How long to keep trying to reach a target that dropped during a job (default 10 minutes). */
@@ -321,7 +325,7 @@ export class RunEngine {
       logTail = outcome.logTail
       this.folder.update(() => {
         job.samples = outcome.samples
-        job.warnings = outcome.warnings
+        job.warnings = [...job.warnings, ...outcome.warnings]
         job.status = outcome.status
         if (outcome.error) job.error = outcome.error
       })
@@ -398,6 +402,7 @@ export class RunEngine {
         }
         const record: StepRecord = { id: step.id, on: where.target.name, command: step.script, startedAt: new Date().toISOString(), ...(step.measured ? { measured: true } : {}) }
         this.folder.update(() => job.steps.push(record))
+        const monitors = step.measured && tool.categories.includes('storage') ? await this.startMonitors(where, step.timeoutSeconds, signal) : []
         const result = await runDetached(where.session, where.scripts, {
           dir: `${where.runDir}/.jobs/${prefix}-${step.id}`,
           script: step.script,
@@ -407,6 +412,7 @@ export class RunEngine {
           ...(this.deps.reattachForMs !== undefined ? { reattachForMs: this.deps.reattachForMs } : {}),
           onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
         })
+        if (monitors.length > 0) await this.collectMonitors(job, prefix, monitors)
         const stdoutFile = await this.folder.writeRaw(`${prefix}-${step.id}.stdout`, result.stdout)
         const stderrFile = await this.folder.writeRaw(`${prefix}-${step.id}.stderr`, result.stderr)
         const exitCode = typeof result.status === 'number' ? result.status : null
@@ -463,6 +469,41 @@ export class RunEngine {
     }
     const samples = parsed.samples.map((s) => ({ ...s, labels: { ...s.labels, repetition: String(job.repetition) } }))
     return { status: 'succeeded', samples, warnings: parsed.warnings }
+  }
+
+  /**
+   * Host monitor: /proc/diskstats sampled every second on the machine running a storage test and
+   * on its physical host (when the run has a session there), as study 004 read atop on the host.
+   */
+  private async startMonitors(where: TargetState, timeoutSeconds: number, signal: AbortSignal): Promise<{ name: string; monitor: DiskMonitor }[]> {
+    if (this.deps.monitor === false) return []
+    const machines = [where]
+    const host = where.target.hostName ? this.states.get(where.target.hostName.toLowerCase()) : undefined
+    if (host && host !== where) machines.push(host)
+    const started = machines.map((m) => ({
+      name: m.target.name,
+      monitor: startDiskMonitor(m.session, { scriptsDir: this.deps.scriptsDir, intervalSeconds: 1, maxSeconds: timeoutSeconds + 60, signal })
+    }))
+    // the first snapshot is the start of the measured window
+    await Promise.all(started.map((s) => Promise.race([s.monitor.ready, sleep(5000)])))
+    return started
+  }
+
+  private async collectMonitors(job: Job, prefix: string, monitors: { name: string; monitor: DiskMonitor }[]): Promise<void> {
+    const activity: NonNullable<Job['monitor']> = []
+    for (const { name, monitor } of monitors) {
+      const out = await monitor.stop()
+      await this.folder.writeRaw(`${prefix}-diskstats-${name.replace(/[^A-Za-z0-9._-]/g, '_')}.txt`, Buffer.from(out.raw))
+      if (out.error) {
+        this.folder.update(() => job.warnings.push(`host monitor on ${name}: ${out.error}`))
+        continue
+      }
+      for (const device of pickDevices(out.snapshots)) {
+        const summary = summarize(out.snapshots, device, name)
+        if (summary.ok) activity.push(summary.activity)
+      }
+    }
+    if (activity.length > 0) this.folder.update(() => (job.monitor = activity))
   }
 
   /** Starts a server step (plain exec, stopped after the measured step) and waits until it is ready. */

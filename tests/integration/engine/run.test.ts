@@ -85,6 +85,11 @@ describe('the engine against two real sshd (baseline and guest)', () => {
         )
       }
     }
+    // the host monitor sampled the block layer while each storage test ran, raw output kept
+    const fioJob = run.jobs.find((j) => j.testId === 'fio-randread')!
+    expect(fioJob.monitor?.length).toBeGreaterThan(0)
+    expect(fioJob.monitor!.every((m) => m.target === 'host' && m.seconds > 0 && m.busyPct >= 0)).toBe(true)
+    expect(readdirSync(path.join(runDir, 'raw')).some((f) => f.startsWith(`${fioJob.id}-a1-diskstats-host`))).toBe(true)
     // network jobs: the client ran on the measured side, the server on the other, and was stopped
     const iperf = run.jobs.find((j) => j.testId === 'iperf3' && j.side === 'host')!
     expect(iperf.peer).toBe('guest')
