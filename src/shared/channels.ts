@@ -23,6 +23,8 @@ export const INVOKE_CHANNELS = [
   'runs:retry',
   'runs:resume',
   'runs:remove',
+  'runs:export',
+  'runs:import',
   'runs:raw'
 ] as const
 

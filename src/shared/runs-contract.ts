@@ -8,6 +8,13 @@ import { JOB_STATUSES, RUN_STATUSES, RunDocumentSchema } from './model/run'
  */
 
 const RunId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, 'not a run id')
+/** A file on this computer, chosen by the user (a save or open dialog). */
+const AbsolutePath = z
+  .string()
+  .min(2)
+  .max(4096)
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'give an absolute path')
+  .refine((p) => !p.includes('\0'), 'a path cannot contain NUL')
 const JobId = z.string().regex(/^j[0-9]{4,6}$/, 'not a job id')
 
 export const RunSummarySchema = z.object({
@@ -40,6 +47,11 @@ export const runsInvokeContract = {
   'runs:retry': { request: z.strictObject({ id: RunId, jobIds: z.array(JobId).min(1).max(10_000) }), response: z.object({ id: z.string() }) },
   'runs:resume': { request: z.strictObject({ id: RunId }), response: z.object({ id: z.string() }) },
   'runs:remove': { request: z.strictObject({ id: RunId }), response: z.object({ removed: z.string() }) },
+  'runs:export': {
+    request: z.strictObject({ id: RunId, file: AbsolutePath }),
+    response: z.object({ file: z.string(), rawFiles: z.number() })
+  },
+  'runs:import': { request: z.strictObject({ file: AbsolutePath }), response: z.object({ id: z.string(), name: z.string() }) },
   'runs:raw': {
     request: z.strictObject({ id: RunId, file: z.string().regex(/^raw\/[A-Za-z0-9._-]{1,200}$/, 'not a raw output file of the run') }),
     response: z.object({ text: z.string(), bytes: z.number(), truncated: z.boolean() })

@@ -10,6 +10,7 @@ import { newRunId } from '../engine/runner'
 import { scriptsDir } from '../resources'
 import type { SecretStore } from '../ssh/secrets'
 import type { Session } from '../ssh/types'
+import { exportRun, importRun } from '../store/run-archive'
 import { RunFileError, RunStore } from '../store/run-store'
 import { TargetsStore } from '../store/targets-store'
 import { ApiError } from './api-error'
@@ -17,7 +18,17 @@ import type { Handlers } from './dispatch'
 import type { EventHub } from './event-hub'
 import type { HostKeyDecisions } from './host-key-decisions'
 
-export type RunsHandlerNames = 'runs:list' | 'runs:get' | 'runs:start' | 'runs:cancel' | 'runs:retry' | 'runs:resume' | 'runs:remove' | 'runs:raw'
+export type RunsHandlerNames =
+  | 'runs:list'
+  | 'runs:get'
+  | 'runs:start'
+  | 'runs:cancel'
+  | 'runs:retry'
+  | 'runs:resume'
+  | 'runs:remove'
+  | 'runs:export'
+  | 'runs:import'
+  | 'runs:raw'
 
 export interface RunsServices {
   dataDir: string
@@ -128,6 +139,25 @@ export function createRunsHandlers(svc: RunsServices, hub: EventHub): Pick<Handl
       notRunning(id)
       await store.remove(id)
       return { removed: id }
+    },
+    'runs:export': async ({ id, file }) => {
+      notRunning(id)
+      try {
+        const { rawFiles } = await exportRun(store.dirOf(id), file)
+        return { file, rawFiles }
+      } catch (error) {
+        if (error instanceof RunFileError) throw new ApiError('failed', error.message)
+        throw error
+      }
+    },
+    'runs:import': async ({ file }) => {
+      try {
+        const run = await importRun(file, store.root)
+        return { id: run.id, name: run.name }
+      } catch (error) {
+        if (error instanceof RunFileError) throw new ApiError('failed', error.message)
+        throw error
+      }
     },
     'runs:raw': async ({ id, file }) => {
       const full = path.join(store.dirOf(id), file)

@@ -1,4 +1,4 @@
-import { existsSync, promises as fs } from 'node:fs'
+import { existsSync, promises as fs, readdirSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -79,8 +79,21 @@ describe('the runs API', () => {
     expect(again.jobs.map((j) => j.attempts)).toEqual([1, 2])
     expect(again.status).toBe('completed')
 
+    // one file holds the run and its raw outputs; importing it back gives the same run
+    const archive = path.join(workDir, 'run.vbrun.json')
+    const rawFiles = readdirSync(path.join(dataDir, 'runs', id, 'raw')).length
+    expect(rawFiles).toBeGreaterThanOrEqual(6)
+    expect(await dispatch(api.handlers, 'runs:export', { id, file: archive })).toMatchObject({ ok: true, value: { file: archive, rawFiles } })
+    expect(await dispatch(api.handlers, 'runs:import', { file: archive })).toMatchObject({ ok: false, error: { message: expect.stringContaining('is already here') } })
     expect(await dispatch(api.handlers, 'runs:remove', { id })).toMatchObject({ ok: true })
     expect(existsSync(path.join(dataDir, 'runs', id))).toBe(false)
+    expect(await dispatch(api.handlers, 'runs:import', { file: archive })).toMatchObject({ ok: true, value: { id, name: 'api run' } })
+    const imported = await dispatch(api.handlers, 'runs:get', { id })
+    expect((imported as { value: RunDocument }).value).toEqual(again)
+    const rawAgain = await dispatch(api.handlers, 'runs:raw', { id, file })
+    expect(rawAgain).toEqual(raw)
+    const notArchive = await dispatch(api.handlers, 'runs:import', { file: path.join(dataDir, 'targets.json') })
+    expect(notArchive).toMatchObject({ ok: false, error: { message: expect.stringContaining('is not a VirtBench run archive') } })
   })
 
   it('refuses a plan naming an unknown target, or with bad tool parameters, saying what and where', async () => {
