@@ -12,10 +12,11 @@ import { openLocalSession } from '../../main/ssh/open-local'
 import { EnvSecretStore, PromptSecretStore, SecretStoreChain } from '../../main/ssh/secrets'
 import { TargetsStore } from '../../main/store/targets-store'
 import { RUN_FILE } from '../../main/store/run-store'
+import { PresetError, readPresetFile } from '../../main/presets/presets'
 import { isPackId } from '../../main/tools/packs'
 import { compare } from '../../shared/compare'
 import { formatPct } from '../../shared/format'
-import { ComparisonPlanSchema, PresetSchema, type ComparisonPlan, type ComparisonPlanInput } from '../../shared/model/plan'
+import { ComparisonPlanSchema, type ComparisonPlan, type ComparisonPlanInput } from '../../shared/model/plan'
 import type { Job, RunEvent } from '../../shared/model/run'
 import { NewTargetSchema, TargetSchema, type Target } from '../../shared/model/target'
 import { comparisonInputOf } from '../../shared/run-comparison'
@@ -172,24 +173,19 @@ function parseRepeat(text: string): number {
 }
 
 async function readPreset(file: string, repeat: number | undefined): Promise<ComparisonPlan> {
-  let text: string
+  let preset
   try {
-    text = await fs.readFile(file, 'utf8')
+    preset = await readPresetFile(file)
   } catch (error) {
-    throw new UsageError(`cannot read the preset ${file}: ${(error as Error).message}`)
+    if (error instanceof PresetError) {
+      // the usage line is one line: the problems follow the sentence that introduces them
+      const lead = error.message.split('\n')[0]!.replace(/:$/, '')
+      const problems = error.problems.length > 0 ? `: ${error.problems.join('; ')}` : ''
+      throw new UsageError(`${lead}${problems} (docs/presets.md describes the format)`)
+    }
+    throw error
   }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw new UsageError(`${file} is not JSON: ${(error as Error).message}`)
-  }
-  const checked = PresetSchema.safeParse(json)
-  if (!checked.success) {
-    const first = checked.error.issues[0]
-    throw new UsageError(`${file} is not a valid preset: ${first?.path.join('.') || 'document'}: ${first?.message ?? 'invalid'} (docs/presets.md describes the format)`)
-  }
-  return repeat === undefined ? checked.data.plan : { ...checked.data.plan, repetitions: repeat }
+  return repeat === undefined ? preset.plan : { ...preset.plan, repetitions: repeat }
 }
 
 interface AdHocValues {

@@ -63,6 +63,14 @@ export function expandTests(plan: ComparisonPlan): RunTest[] {
         )
       }
     } else {
+      // a raw device comes only from the plan's storage, with its confirmation and its checks
+      const deviceKeys = ['device', 'deviceWriteConfirmed'].filter((k) => k in choice.params)
+      if (deviceKeys.length > 0) {
+        problems.push(
+          `tests[${index}] ${choice.id}: ${deviceKeys.join(' and ')} cannot be set in a test's parameters; choose a raw device as the plan's storage (storage.kind "device" with its confirmation) instead`
+        )
+        continue
+      }
       add(
         {
           id: choice.id,

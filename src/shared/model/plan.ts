@@ -70,14 +70,17 @@ export const StorageTargetSchema = z.discriminatedUnion('kind', [
       .string()
       .min(1)
       .max(4096)
-      .regex(/^(\/|~\/?)[^\p{Cc}]*$/u, 'the work directory must be an absolute path (or start with ~/)')
+      .regex(/^(\/|~\/|~$)[^\p{Cc}]*$/u, 'the work directory must be an absolute path (or start with ~/)')
       .refine((p) => !p.split('/').includes('..'), "the work directory cannot contain '..'")
       .default('~/virtbench-work')
   }),
   z
     .strictObject({
       kind: z.literal('device'),
-      path: z.string().regex(DEVICE, 'a device is a path such as /dev/vdb'),
+      path: z
+        .string()
+        .regex(DEVICE, 'a device is a path such as /dev/vdb')
+        .refine((p) => !p.split('/').includes('..'), "a device path cannot contain '..'"),
       confirm: z
         .string()
         .describe('The device path typed again: every byte on it is overwritten. The run refuses to start unless it matches.')

@@ -29,3 +29,16 @@ describe('storage needs (what preflight checks before a storage test)', () => {
     expect(largestNeed(tests)).toEqual({ workingSetBytes: 8 * 2 ** 30, directIo: true, uncached: true })
   })
 })
+
+describe('a raw device comes only from the plan storage', () => {
+  it('refuses a custom test that names a device in its parameters, saying where to choose one', () => {
+    expect(() => expandTests(plan({ kind: 'directory', path: '/srv/t' }, [{ id: 'sneaky', tool: 'dd', params: { device: '/dev/vda', deviceWriteConfirmed: true } }]))).toThrow(
+      /tests\[0\] sneaky: device and deviceWriteConfirmed cannot be set in a test's parameters; choose a raw device as the plan's storage/
+    )
+  })
+
+  it("refuses '..' in a device path and another user's ~ in the work directory", () => {
+    expect(ComparisonPlanSchema.safeParse({ name: 'p', baseline: { target: 'a' }, variants: [{ target: 'b' }], tests: [{ pack: 'block-dd' }], storage: { kind: 'device', path: '/dev/../etc/passwd', confirm: '/dev/../etc/passwd' } }).success).toBe(false)
+    expect(ComparisonPlanSchema.safeParse({ name: 'p', baseline: { target: 'a' }, variants: [{ target: 'b' }], tests: [{ pack: 'block-dd' }], storage: { kind: 'directory', path: '~root/x' } }).success).toBe(false)
+  })
+})
