@@ -1,5 +1,5 @@
-import type { Flag, SeriesStats } from '../model/comparison'
-import type { Better, MetricCategory, Unit } from '../model/sample'
+import type { ComparisonRow, Flag, SeriesStats } from '../model/comparison'
+import type { MetricCategory } from '../model/sample'
 import { isNetworkBandwidth, nearbyCapBits } from './bandwidth-cap'
 import { bitRateText, pctText } from './message-text'
 
@@ -9,14 +9,7 @@ export const FASTER_THAN_BASELINE_PCT = 105
 export const NOISY_CV_PCT = 10
 
 /** What a flag's sentence needs to know about its row. */
-export interface RowContext {
-  testTitle: string
-  metric: string
-  labels: Record<string, string>
-  unit: Unit
-  better: Better
-  category?: MetricCategory
-}
+export type RowContext = Pick<ComparisonRow, 'testTitle' | 'metric' | 'labels' | 'unit' | 'better' | 'category'>
 
 /** "fio.read.iops (job=randread)": the metric and the labels that tell its row apart. */
 export function metricName(row: RowContext): string {

@@ -1,24 +1,11 @@
-import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startRun } from '../../../src/main/engine/start-run'
 import { readRun } from '../../../src/main/store/run-store'
 import { ComparisonPlanSchema } from '../../../src/shared/model/plan'
+import { pgrep, waitFor } from '../ssh/session-helpers'
 import { startLab, type Lab } from './run-harness'
 
-function pgrep(pattern: string): number[] {
-  const r = spawnSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
-  return r.stdout.split('\n').filter((l) => l.trim() !== '').map(Number).filter((pid) => pid !== process.pid)
-}
-
-async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
-    if (check()) return true
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return check()
-}
 
 describe('a job whose connection drops (sshd killed in the middle of it)', () => {
   let lab: Lab

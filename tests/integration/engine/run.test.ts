@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,21 +7,9 @@ import { TOOLS } from '../../../src/main/tools/registry'
 import { compare } from '../../../src/shared/compare'
 import { ComparisonPlanSchema, type ComparisonPlanInput } from '../../../src/shared/model/plan'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import { pgrep, waitFor } from '../ssh/session-helpers'
 import { startLab, type Lab } from './run-harness'
 
-function pgrep(pattern: string): number[] {
-  const r = spawnSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
-  return r.stdout.split('\n').filter((l) => l.trim() !== '').map(Number).filter((pid) => pid !== process.pid)
-}
-
-async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
-    if (check()) return true
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return check()
-}
 
 describe('the engine against two real sshd (baseline and guest)', () => {
   let lab: Lab
