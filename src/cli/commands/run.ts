@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { defaultDataDir } from '../../main/data-dir'
 import { PlanError } from '../../main/engine/planner'
 import { startRun, TargetLookupError } from '../../main/engine/start-run'
-import { standardBeforeJobs } from '../../main/engine/before-jobs'
+import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
 import { comparisonTable } from '../../main/report/text-table'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
@@ -47,6 +47,9 @@ Options:
   --accept-new-host-keys     accept and remember host keys not seen before (fingerprints are printed)
   --work-dir DIR             where tests write on the targets (default: the preset's, else ~/virtbench-work);
                              each run works in DIR/vb-<run id>/ and removes it at the end
+  --install-missing          install the tools preflight finds missing, with each target's package
+                             manager (through its sudo), then check again; without it they are
+                             listed with the command to run
   --all-metrics              print every metric in the table, not only the headline ones
   --data-dir DIR             where targets and known hosts are kept (default: the app's folder)
 
@@ -71,6 +74,7 @@ export const runCommand: CliCommand = {
         'accept-new-host-keys': { type: 'boolean' },
         'all-metrics': { type: 'boolean' },
         'work-dir': { type: 'string' },
+        'install-missing': { type: 'boolean' },
         'data-dir': { type: 'string' }
       },
       strict: true,
@@ -121,7 +125,7 @@ export const runCommand: CliCommand = {
         scriptsDir: scriptsDir(),
         appVersion: __APP_VERSION__,
         onEvent: (event) => progress.on(event),
-        beforeJobs: standardBeforeJobs
+        beforeJobs: values['install-missing'] === true ? beforeJobsInstalling : standardBeforeJobs
       })
     } catch (error) {
       if (error instanceof PlanError || error instanceof TargetLookupError) throw new UsageError(error.message)

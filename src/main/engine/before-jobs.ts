@@ -5,7 +5,7 @@ import type { ToolId } from '../tools/types'
 import { TOOLS } from '../tools/registry'
 import { captureEnvironment } from './environment/capture'
 import { checkScenario } from './environment/scenario-check'
-import { evaluatePreflight, probeTarget, type PreflightTarget } from './preflight'
+import { evaluatePreflight, installOffers, probeTarget, runInstall, type PreflightTarget } from './preflight'
 import type { BeforeJobsContext, BeforeJobsResult } from './runner'
 import { largestNeed } from './working-set'
 
@@ -19,6 +19,19 @@ const IDLE_SECONDS = 3
  * with the scenario the plan declares.
  */
 export async function standardBeforeJobs(ctx: BeforeJobsContext): Promise<BeforeJobsResult> {
+  return beforeJobs(ctx, {})
+}
+
+/**
+ * The same, and with `installMissing` the tools preflight found missing are installed with the
+ * target's package manager (through its sudo) before the checks run again. Only when the user
+ * said so: `virtbench run --install-missing`, or the app's install button.
+ */
+export function beforeJobsInstalling(ctx: BeforeJobsContext): Promise<BeforeJobsResult> {
+  return beforeJobs(ctx, { installMissing: true })
+}
+
+async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boolean }): Promise<BeforeJobsResult> {
   const { run, signal } = ctx
   const storage = run.plan.storage
   const testsByTarget = new Map<string, Set<string>>()
@@ -35,7 +48,7 @@ export async function standardBeforeJobs(ctx: BeforeJobsContext): Promise<Before
   }
 
   // 1. preflight, every target at once
-  const probes = await Promise.all(
+  const probeAll = () => Promise.all(
     ctx.targets.map(async (t) => {
       const session = ctx.sessions.get(t.name)
       const tools = [...(toolsByTarget.get(t.name) ?? [])]
@@ -52,7 +65,8 @@ export async function standardBeforeJobs(ctx: BeforeJobsContext): Promise<Before
       return { target: t, facts }
     })
   )
-  const preflightTargets: PreflightTarget[] = probes.map(({ target, facts }) => {
+  let probes = await probeAll()
+  const asPreflightTargets = (): PreflightTarget[] => probes.map(({ target, facts }) => {
     const testIds = testsByTarget.get(target.name)
     const need = testIds ? largestNeed(run.tests.filter((test) => testIds.has(test.id))) : undefined
     return {
@@ -63,6 +77,22 @@ export async function standardBeforeJobs(ctx: BeforeJobsContext): Promise<Before
       ...(need ? { storage: need } : {})
     }
   })
+  let preflightTargets = asPreflightTargets()
+  if (opts.installMissing) {
+    const offers = installOffers(preflightTargets)
+    for (const offer of offers) {
+      const target = ctx.targets.find((t) => t.name === offer.target)
+      const session = target && ctx.sessions.get(target.name)
+      if (!target || !session) continue
+      ctx.onStage?.(`Installing ${offer.tool} on ${target.name}: ${offer.command}`, target.name)
+      const result = await runInstall(session, offer.plan, target.sudo, { signal })
+      ctx.onStage?.(result.ok ? `Installed ${offer.tool} on ${target.name}` : `Installing ${offer.tool} on ${target.name} failed: ${result.error ?? 'no reason given'}`, target.name)
+    }
+    if (offers.length > 0) {
+      probes = await probeAll()
+      preflightTargets = asPreflightTargets()
+    }
+  }
   const findings: Finding[] = evaluatePreflight({ targets: preflightTargets, storage }).filter((f) => f.code !== 'tool-present')
 
   // tools found off PATH (UnixBench's folder) are where the plans look for them

@@ -74,6 +74,8 @@ export interface BeforeJobsContext {
   /** The local resources/scripts directory. */
   scriptsDir: string
   signal: AbortSignal
+  /** Tells the run's watchers what is happening (an install, a check). */
+  onStage?: (message: string, target?: string) => void
 }
 
 export function newRunId(now = new Date()): string {
@@ -187,7 +189,8 @@ export class RunEngine {
           sessions: new Map([...this.states.values()].map((s) => [s.target.name, s.session] as const)),
           workDirs: new Map([...this.states.values()].map((s) => [s.target.name, s.runDir])),
           scriptsDir: this.deps.scriptsDir,
-          signal
+          signal,
+          onStage: (message, target) => this.stage(message, target)
         })
         for (const [name, paths] of Object.entries(before.toolPaths ?? {})) {
           const state = this.states.get(name.toLowerCase())
