@@ -4,20 +4,20 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDir } from '../../main/data-dir'
 import { PlanError } from '../../main/engine/planner'
-import { startRun, TargetLookupError } from '../../main/engine/start-run'
+import { continueRun, startRun, TargetLookupError, type RunServices } from '../../main/engine/start-run'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
 import { comparisonTable } from '../../main/report/text-table'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
 import { EnvSecretStore, PromptSecretStore, SecretStoreChain } from '../../main/ssh/secrets'
 import { TargetsStore } from '../../main/store/targets-store'
-import { RUN_FILE } from '../../main/store/run-store'
+import { readRun, RUN_FILE } from '../../main/store/run-store'
 import { PresetError, readPresetFile } from '../../main/presets/presets'
 import { isPackId } from '../../main/tools/packs'
 import { compare } from '../../shared/compare'
 import { formatPct } from '../../shared/format'
 import { ComparisonPlanSchema, type ComparisonPlan, type ComparisonPlanInput } from '../../shared/model/plan'
-import type { Job, RunEvent } from '../../shared/model/run'
+import type { Job, RunDocument, RunEvent } from '../../shared/model/run'
 import { NewTargetSchema, TargetSchema, type Target } from '../../shared/model/target'
 import { comparisonInputOf } from '../../shared/run-comparison'
 import { decideOnTerminal } from '../host-key-prompt'
@@ -51,6 +51,8 @@ Options:
                              manager (through its sudo), then check again; without it they are
                              listed with the command to run
   --all-metrics              print every metric in the table, not only the headline ones
+  --resume DIR               continue the run in DIR (a crash, Ctrl+C, failed jobs): every job that did
+                             not succeed runs again; URL targets log in with --identity or the agent
   --data-dir DIR             where targets and known hosts are kept (default: the app's folder)
 
 Exit status: 0 every job succeeded; 1 some failed or the run was stopped (results are kept);
@@ -75,14 +77,19 @@ export const runCommand: CliCommand = {
         'all-metrics': { type: 'boolean' },
         'work-dir': { type: 'string' },
         'install-missing': { type: 'boolean' },
+        resume: { type: 'string' },
         'data-dir': { type: 'string' }
       },
       strict: true,
       allowPositionals: true
     })
-    if (!values.out) throw new UsageError('say where the run goes with --out DIR')
-    const outDir = path.resolve(values.out)
-    await checkOutDir(outDir)
+    const resumeDir = values.resume ? path.resolve(values.resume) : undefined
+    if (resumeDir && (values.out || positionals.length > 0 || values.pack)) {
+      throw new UsageError('--resume DIR continues the run in DIR: give no preset, --out or --pack with it')
+    }
+    if (!values.out && !resumeDir) throw new UsageError('say where the run goes with --out DIR')
+    const outDir = resumeDir ?? path.resolve(values.out!)
+    if (!resumeDir) await checkOutDir(outDir)
     const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir(io.env)
     const repeat = values.repeat === undefined ? undefined : parseRepeat(values.repeat)
 
@@ -93,7 +100,13 @@ export const runCommand: CliCommand = {
     if (workDir !== undefined && !workDir.startsWith('/') && !workDir.startsWith('~/')) {
       throw new UsageError(`--work-dir must be an absolute path on the targets (or start with ~/), not "${workDir}"`)
     }
-    if (positionals[0]) {
+    if (resumeDir) {
+      const previous = await readRun(resumeDir).catch((error: unknown) => {
+        throw new UsageError(`cannot resume ${resumeDir}: ${(error as Error).message}`)
+      })
+      plan = previous.plan
+      inventory = resumeInventory(previous, await new TargetsStore(dataDir).list(), values.identity)
+    } else if (positionals[0]) {
       if (values.baseline || values.variant || values.pack) throw new UsageError('give either a preset file or --baseline/--variant/--pack, not both')
       plan = await readPreset(positionals[0], repeat)
       inventory = await new TargetsStore(dataDir).list()
@@ -111,7 +124,7 @@ export const runCommand: CliCommand = {
     const progress = new ProgressPrinter(io)
     let started
     try {
-      started = await startRun(plan, outDir, {
+      const services: RunServices = {
         inventory,
         secrets,
         decideHostKey: (q) =>
@@ -126,7 +139,8 @@ export const runCommand: CliCommand = {
         appVersion: __APP_VERSION__,
         onEvent: (event) => progress.on(event),
         beforeJobs: values['install-missing'] === true ? beforeJobsInstalling : standardBeforeJobs
-      })
+      }
+      started = resumeDir ? await continueRun(resumeDir, services) : await startRun(plan, outDir, services)
     } catch (error) {
       if (error instanceof PlanError || error instanceof TargetLookupError) throw new UsageError(error.message)
       throw error
@@ -220,6 +234,23 @@ function buildAdHoc(values: AdHocValues, repeat: number | undefined): { plan: Co
   const checked = ComparisonPlanSchema.safeParse(input)
   if (!checked.success) throw new UsageError(checked.error.issues[0]?.message ?? 'invalid plan')
   return { plan: checked.data, targets }
+}
+
+/**
+ * The targets of a run being resumed: saved targets by name; a target the run reached through an
+ * ssh:// URL (not saved) is rebuilt from the run document, logging in with --identity or the agent.
+ */
+function resumeInventory(run: RunDocument, saved: Target[], identity: string | undefined): Target[] {
+  const now = new Date().toISOString()
+  const key = identity ? path.resolve(identity) : undefined
+  const out = [...saved]
+  run.targets.forEach((t, i) => {
+    if (out.some((s) => s.name.toLowerCase() === t.name.toLowerCase())) return
+    const role = t.role === 'baseline' ? 'host' : 'guest'
+    const spec = t.kind === 'local' ? `${t.name}=local` : `${t.name}=ssh://${encodeURIComponent(t.user ?? '')}@${t.address?.includes(':') ? `[${t.address}]` : t.address}:${t.port ?? 22}`
+    out.push(targetFromSpec(spec, role, key, `resume-${i}`, now))
+  })
+  return out
 }
 
 function targetFromSpec(spec: string, role: 'host' | 'guest', identity: string | undefined, id: string, now: string): Target {

@@ -84,6 +84,23 @@ describe('virtbench run', () => {
     expect(existsSync(work) ? readdirSync(work) : []).toEqual([])
   })
 
+  it('--resume runs again what did not succeed (a crash left a job unfinished), keeping the rest', async () => {
+    const out = path.join(dir, 'out-dd')
+    const file = path.join(out, 'run.json')
+    const before = RunDocumentSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    // as a crash leaves it: the last job was running when the process died
+    const crashed = { ...before, status: 'running', jobs: before.jobs.map((j, i) => (i === before.jobs.length - 1 ? { ...j, status: 'running', samples: [] } : j)) }
+    writeFileSync(file, JSON.stringify(crashed))
+    const result = await cli(['--resume', out, '--identity', host.privateKeyPath, '--data-dir', dataDir])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).toContain('Running 1 job.')
+    const after = RunDocumentSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    expect(after.status).toBe('completed')
+    expect(after.jobs.map((j) => j.attempts)).toEqual([1, 1, 1, 1, 1, 1, 1, 2])
+    expect(after.jobs.slice(0, 7)).toEqual(before.jobs.slice(0, 7))
+    expect(after.jobs[7]!.samples.length).toBe(4)
+  })
+
   it('exits 2 with a clear message on usage errors, before touching any target', async () => {
     const missingOut = await cli([...urls(), '--pack', 'block-dd'])
     expect(missingOut.status).toBe(2)
