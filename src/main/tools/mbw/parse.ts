@@ -86,6 +86,10 @@ function methodSamples(method: Method, results: readonly ResultLine[], warnings:
       warnings.push(`${method} run ${r.run} took less time than mbw's timer can see (Copy: inf); that run is not recorded`)
       continue
     }
+    if (r.mib <= 0 || r.copy <= 0) {
+      // mbw refuses a size of 0 and cannot copy at 0 MiB/s: such a line is not a measurement
+      return parseFailure(`${method} run ${r.run}: ${r.mib <= 0 ? `a copy of ${r.mib} MiB` : `Copy ${r.copy} MiB/s`} is not something mbw measures, so the output is damaged`, r.line)
+    }
     if (!consistent({ ...r, copy: r.copy })) {
       return parseFailure(`${method} run ${r.run}: Copy ${r.copy} MiB/s is not MiB / Elapsed (${r.mib} / ${r.elapsed}), so the output is damaged`, r.line)
     }

@@ -60,3 +60,13 @@ describe('mbw parse robustness', () => {
     }
   })
 })
+
+describe('mbw lines that measured nothing', () => {
+  it('refuses a copy of 0 MiB at 0 MiB/s (found by the property above, seed -509040598) instead of giving a bandwidth of 0', () => {
+    const result = parse({ stdout: '0\tMethod: MEMCPY\tElapsed: 0.000\tMiB: 0.000\tCopy: 0.00000 MiB/s', stderr: '', exitCode: 0 })
+    expect(result).toEqual({
+      ok: false,
+      error: { reason: 'MEMCPY run 0: a copy of 0 MiB is not something mbw measures, so the output is damaged', excerpt: '0\tMethod: MEMCPY\tElapsed: 0.000\tMiB: 0.000\tCopy: 0.00000 MiB/s' }
+    })
+  })
+})
