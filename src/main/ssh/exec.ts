@@ -74,17 +74,7 @@ function runOnChannel(channel: ClientChannel, cmd: ChannelCommand): RunningChann
       resolve({ exitCode, signal, noStatus: !gotStatus })
     }
 
-    const deliver = (stream: NodeJS.ReadableStream, sink: StreamSink, bytes: Buffer): void => {
-      if (bytes.length === 0) return
-      const wait = sink.push(bytes)
-      if (wait !== undefined) {
-        stream.pause()
-        wait.then(
-          () => stream.resume(),
-          () => stream.resume()
-        )
-      }
-    }
+    const deliver = (stream: NodeJS.ReadableStream, sink: StreamSink, bytes: Buffer): void => sink.pushFrom(stream, bytes)
 
     channel.on('data', (chunk: Buffer) => deliver(channel, cmd.stdout, outFilter ? outFilter.write(chunk) : chunk))
     channel.stderr.on('data', (chunk: Buffer) =>

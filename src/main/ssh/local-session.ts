@@ -147,17 +147,7 @@ export class LocalSession implements Session {
 
     const pipe = (stream: NodeJS.ReadableStream, filter: PreambleFilter, sink: StreamSink): Promise<void> =>
       new Promise((resolve) => {
-        const deliver = (bytes: Buffer): void => {
-          if (bytes.length === 0) return
-          const wait = sink.push(bytes)
-          if (wait !== undefined) {
-            stream.pause()
-            wait.then(
-              () => stream.resume(),
-              () => stream.resume()
-            )
-          }
-        }
+        const deliver = (bytes: Buffer): void => sink.pushFrom(stream, bytes)
         stream.on('data', (chunk: Buffer) => deliver(filter.write(chunk)))
         stream.on('end', () => {
           deliver(filter.end())

@@ -95,6 +95,17 @@ export class StreamSink {
     return this.forward?.(chunk)
   }
 
+  /** Handles one chunk read from `stream`, pausing the stream until the consumer is ready for more. */
+  pushFrom(stream: NodeJS.ReadableStream, chunk: Buffer): void {
+    const wait = this.push(chunk)
+    if (wait === undefined) return
+    stream.pause()
+    wait.then(
+      () => stream.resume(),
+      () => stream.resume()
+    )
+  }
+
   /** The kept bytes, when capture was asked for. */
   result(): { data: Buffer; truncated: boolean } | undefined {
     if (!this.capture) return undefined
