@@ -20,6 +20,8 @@ import { ComparisonPlanSchema, type ComparisonPlan, type ComparisonPlanInput } f
 import type { Job, RunDocument, RunEvent } from '../../shared/model/run'
 import { NewTargetSchema, TargetSchema, type Target } from '../../shared/model/target'
 import { comparisonInputOf } from '../../shared/run-comparison'
+import { hostKeyQuestionOf } from '../../main/api/host-key-decisions'
+import { knownHostsFiles } from '../../main/ssh/host-key'
 import { decideOnTerminal } from '../host-key-prompt'
 import type { CliCommand, CliIo } from '../io'
 import { UsageError } from '../usage-error'
@@ -127,13 +129,8 @@ export const runCommand: CliCommand = {
       const services: RunServices = {
         inventory,
         secrets,
-        decideHostKey: (q) =>
-          decideOnTerminal(
-            { requestId: 'cli', targetName: q.role === 'jump' ? `${q.label} (jump host)` : q.label, host: q.host, port: q.port, keyType: q.keyType, fingerprint: q.fingerprint },
-            acceptNew,
-            io
-          ),
-        knownHosts: { userFile: path.join(io.env.HOME ?? os.homedir(), '.ssh', 'known_hosts'), appFile: path.join(dataDir, 'known_hosts') },
+        decideHostKey: (q) => decideOnTerminal({ requestId: 'cli', ...hostKeyQuestionOf(q) }, acceptNew, io),
+        knownHosts: knownHostsFiles(io.env.HOME ?? os.homedir(), dataDir),
         openLocal: (target) => openLocalSession(target.name),
         scriptsDir: scriptsDir(),
         appVersion: __APP_VERSION__,

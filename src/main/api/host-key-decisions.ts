@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { HostKeyDecision, HostKeyQuestion } from '../../shared/targets-contract'
+import type { HostKeyQuestion as SshHostKeyQuestion } from '../ssh/host-key'
 
 /** How long a host-key question waits for a person before it counts as rejected. */
 export const HOST_KEY_DECISION_TIMEOUT_MS = 5 * 60_000
@@ -49,5 +50,16 @@ export class HostKeyDecisions {
     clearTimeout(pending.timer)
     pending.resolve(decision)
     return true
+  }
+}
+
+/** The question people see for a key the SSH layer met: a jump host is named as one. */
+export function hostKeyQuestionOf(q: SshHostKeyQuestion): Omit<HostKeyQuestion, 'requestId'> {
+  return {
+    targetName: q.role === 'jump' ? `${q.label} (jump host)` : q.label,
+    host: q.host,
+    port: q.port,
+    keyType: q.keyType,
+    fingerprint: q.fingerprint
   }
 }

@@ -16,7 +16,8 @@ import { TargetsStore } from '../store/targets-store'
 import { ApiError } from './api-error'
 import type { Handlers } from './dispatch'
 import type { EventHub } from './event-hub'
-import type { HostKeyDecisions } from './host-key-decisions'
+import { hostKeyQuestionOf, type HostKeyDecisions } from './host-key-decisions'
+import { knownHostsFiles } from '../ssh/host-key'
 
 export type RunsHandlerNames =
   | 'runs:list'
@@ -51,15 +52,8 @@ export function createRunsHandlers(svc: RunsServices, hub: EventHub): Pick<Handl
   const services = async (): Promise<RunServices> => ({
     inventory: await targets.list(),
     secrets: svc.secrets,
-    decideHostKey: (q) =>
-      svc.decisions.ask({
-        targetName: q.role === 'jump' ? `${q.label} (jump host)` : q.label,
-        host: q.host,
-        port: q.port,
-        keyType: q.keyType,
-        fingerprint: q.fingerprint
-      }),
-    knownHosts: { userFile: path.join(homeDir, '.ssh', 'known_hosts'), appFile: path.join(svc.dataDir, 'known_hosts') },
+    decideHostKey: (q) => svc.decisions.ask(hostKeyQuestionOf(q)),
+    knownHosts: knownHostsFiles(homeDir, svc.dataDir),
     openLocal: svc.openLocal,
     scriptsDir: scriptsDir(),
     appVersion: __APP_VERSION__,

@@ -12,7 +12,8 @@ import { TargetsStore, TargetStoreError } from '../store/targets-store'
 import { ApiError } from './api-error'
 import type { Handlers } from './dispatch'
 import type { EventHub } from './event-hub'
-import { HostKeyDecisions } from './host-key-decisions'
+import { HostKeyDecisions, hostKeyQuestionOf } from './host-key-decisions'
+import { knownHostsFiles } from '../ssh/host-key'
 
 export type TargetsHandlerNames =
   | 'targets:list'
@@ -39,7 +40,7 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
   const homeDir = svc.homeDir ?? os.homedir()
   const store = new TargetsStore(svc.dataDir, { onProblem: (message) => svc.notify('warning', message) })
   const decisions = new HostKeyDecisions((question) => hub.emit('hostkey:question', question))
-  const knownHosts = { userFile: path.join(homeDir, '.ssh', 'known_hosts'), appFile: path.join(svc.dataDir, 'known_hosts') }
+  const knownHosts = knownHostsFiles(homeDir, svc.dataDir)
 
   const view = async (target: Target, all: readonly Target[]): Promise<TargetView> => {
     const stored = async (kind: SecretKind): Promise<boolean> => (await svc.secrets.get(secretKey(target.id, kind))) !== undefined
@@ -200,14 +201,7 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
                 secrets: svc.secrets,
                 knownHosts,
                 openLocal: svc.openLocal,
-                decideHostKey: (q) =>
-                  decisions.ask({
-                    targetName: q.role === 'jump' ? `${q.label} (jump host)` : q.label,
-                    host: q.host,
-                    port: q.port,
-                    keyType: q.keyType,
-                    fingerprint: q.fingerprint
-                  })
+                decideHostKey: (q) => decisions.ask(hostKeyQuestionOf(q))
               },
               onConnectStage,
               { retryConnect: false }

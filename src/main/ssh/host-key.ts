@@ -4,6 +4,7 @@
  * accepted silently: the injected `decideHostKey` is asked and the connection waits for it.
  */
 import { createHash } from 'node:crypto'
+import path from 'node:path'
 import { ConnectError, hostPort, where, whoIs, type HopIdentity } from './connect-errors'
 import {
   appendKnownHostsLine,
@@ -38,6 +39,11 @@ export interface KnownHostsFiles {
   userFile?: string
   /** VirtBench's own known_hosts (read, and appended to on 'accept-and-remember'). */
   appFile: string
+}
+
+/** The user's ~/.ssh/known_hosts (read only) and VirtBench's own, in its data folder. */
+export function knownHostsFiles(homeDir: string, dataDir: string): KnownHostsFiles {
+  return { userFile: path.join(homeDir, '.ssh', 'known_hosts'), appFile: path.join(dataDir, 'known_hosts') }
 }
 
 /** `SHA256:<base64 without padding>` of the key blob, exactly as `ssh-keygen -lf` prints it. */
