@@ -2,7 +2,6 @@ import type { TargetEnvironment } from '../../shared/model/environment'
 import type { Finding } from '../../shared/model/run'
 import type { ScenarioMismatch } from '../../shared/model/scenario'
 import type { ToolId } from '../tools/types'
-import { TOOLS } from '../tools/registry'
 import { captureEnvironment } from './environment/capture'
 import { checkScenario } from './environment/scenario-check'
 import { evaluatePreflight, installOffers, probeTarget, runInstall, type PreflightTarget } from './preflight'
@@ -156,6 +155,5 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
       }
     }
   }
-  void TOOLS
   return { environment, findings, toolPaths }
 }

@@ -136,7 +136,7 @@ export function peerOf(plan: ComparisonPlan, side: Side): string {
  * repetition each side in turn (interleaved, A B A B) or all repetitions of one side first
  * (grouped). Network tests add the matrix of every ordered pair when the plan asks for it.
  */
-export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[], runId: string): Job[] {
+export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[] {
   const sides = sidesOf(plan)
   const jobs: Job[] = []
   const push = (test: RunTest, side: Side, repetition: number, kind: Job['kind'], peer?: string): void => {
@@ -160,7 +160,6 @@ export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[], runId:
       warnings: []
     })
   }
-  void runId
   for (const test of tests) {
     const needsPeer = TOOLS[test.tool].needsPeer
     const peerFor = (side: Side): string | undefined => (needsPeer ? peerOf(plan, side) : undefined)

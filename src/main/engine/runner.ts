@@ -110,7 +110,7 @@ export function createRunDocument(plan: ComparisonPlan, targets: readonly Engine
     })),
     environment: {},
     preflight: [],
-    jobs: planJobs(plan, tests, id)
+    jobs: planJobs(plan, tests)
   }
 }
 
@@ -139,6 +139,7 @@ export class RunEngine {
   private readonly states = new Map<string, TargetState>()
   private readonly abort = new AbortController()
   private readonly targetsByName: Map<string, EngineTarget>
+  private filesLastUsed = new Map<string, number>()
 
   constructor(
     private readonly folder: RunFolder,
@@ -204,6 +205,7 @@ export class RunEngine {
         const blocking = (before.findings ?? []).filter((f) => f.severity === 'error')
         if (blocking.length > 0) throw new PreflightFailed(blocking)
       }
+      this.filesLastUsed = this.lastUseOfFiles(pending)
       if (this.run.plan.schedule.parallelTargets) await this.runParallel(pending, signal)
       else for (const job of pending) await this.runJob(job, signal)
     } catch (error) {
@@ -562,26 +564,34 @@ export class RunEngine {
     return { stop, record }
   }
 
-  /** Removes the files a job's plan created, unless a later job on the same target reads them. */
-  private async removeTestFiles(job: Job, plan: Plan): Promise<void> {
-    const later = this.run.jobs.slice(this.run.jobs.indexOf(job) + 1).filter((j) => j.status === 'queued')
-    const laterPaths = new Set<string>()
-    for (const other of later) {
-      if (other.tool !== job.tool) continue
+  /**
+   * For each file a queued job's plan names (per tool and target), the index of the last job that
+   * names it: a job removes its files only when no later job reads them (study 004's cat reads the
+   * file dd wrote). Planned once per run, after the targets are known.
+   */
+  private lastUseOfFiles(jobs: readonly Job[]): Map<string, number> {
+    const lastUse = new Map<string, number>()
+    for (const job of jobs) {
       try {
-        const t = this.stateOf(other.target)
-        const otherTool = this.toolOf(other.tool)
-        const p = otherTool.plan(otherTool.params.parse(other.params), { target: t.facts })
-        for (const f of p.files) laterPaths.add(`${other.target.toLowerCase()}:${f.path}`)
+        const tool = this.toolOf(job.tool)
+        const plan = tool.plan(tool.params.parse(job.params), { target: this.stateOf(job.target).facts })
+        const index = this.run.jobs.indexOf(job)
+        for (const f of plan.files) lastUse.set(fileKey(job, f.path), index)
       } catch {
-        // a later job that cannot plan without its peer does not read this job's files
+        // a job that cannot plan without its peer reads no other job's files
       }
     }
+    return lastUse
+  }
+
+  /** Removes the files a job's plan created, unless a later job on the same target reads them. */
+  private async removeTestFiles(job: Job, plan: Plan): Promise<void> {
+    const index = this.run.jobs.indexOf(job)
     const byMachine = new Map<TargetState, string[]>()
     for (const file of plan.files) {
       const state = file.on === 'peer' && job.peer ? this.stateOf(job.peer) : this.stateOf(job.target)
       if (!file.path.startsWith(`${state.runDir}/`)) continue
-      if (laterPaths.has(`${state.target.name.toLowerCase()}:${file.path}`)) continue
+      if ((this.filesLastUsed.get(fileKey({ tool: job.tool, target: state.target.name }, file.path)) ?? -1) > index) continue
       byMachine.set(state, [...(byMachine.get(state) ?? []), file.path])
     }
     for (const [state, paths] of byMachine) {
@@ -627,6 +637,10 @@ export class PreflightFailed extends Error {
   constructor(readonly findings: Finding[]) {
     super(`preflight found ${findings.length} problem${findings.length === 1 ? '' : 's'}:\n${findings.map((f) => `- ${f.message}${f.fix ? ` ${f.fix}` : ''}`).join('\n')}`)
   }
+}
+
+function fileKey(job: Pick<Job, 'tool' | 'target'>, path: string): string {
+  return `${job.tool}:${job.target.toLowerCase()}:${path}`
 }
 
 function resetJob(job: Job): void {

@@ -24,9 +24,6 @@ export function storageNeedOf(test: Pick<RunTest, 'tool' | 'params'>): StorageNe
   const checked = tool.params.safeParse(test.params)
   if (!checked.success) return undefined
   const p = checked.data as Record<string, unknown>
-  if (p.device !== undefined && test.tool === 'dd') {
-    return { workingSetBytes: ddTotalBytes(checked.data as Parameters<typeof ddTotalBytes>[0]), directIo: p.direct === true, uncached: p.direct !== true }
-  }
   switch (test.tool) {
     case 'fio': {
       const size = fioSizeBytes(String(p.size ?? '')) ?? 0
@@ -35,6 +32,7 @@ export function storageNeedOf(test: Pick<RunTest, 'tool' | 'params'>): StorageNe
       return { workingSetBytes: shared ? size : size * jobs, directIo: p.direct === true, uncached: p.direct !== true }
     }
     case 'dd': {
+      // (dd's schema allows useExistingFile only for a file, so a device test always has a need)
       if (p.mode === 'read' && p.useExistingFile === true) return undefined
       return { workingSetBytes: ddTotalBytes(checked.data as Parameters<typeof ddTotalBytes>[0]), directIo: p.direct === true, uncached: p.direct !== true }
     }

@@ -25,10 +25,7 @@ export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boo
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()
   const out = [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)]
-  for (const [variant, flags] of Object.entries(comparison.variantFlags)) {
-    for (const flag of flags) noteOf(flag)
-    void variant
-  }
+  for (const flag of Object.values(comparison.variantFlags).flat()) noteOf(flag)
   if (body.some((r) => r.some((c) => / ~(\[|$)/.test(c)))) out.push('', '~  the 95 % interval includes 100 %: within noise')
   if (notes.length > 0) out.push('', ...notes.map((n, i) => `[${i + 1}] ${n}`))
   for (const [kind, text] of why) out.push('', `${KIND_TITLES[kind] ?? kind}: ${text}`)
