@@ -3,7 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { RunDocument } from '../../shared/model/run'
 import { writeFileAtomic } from '../fs/atomic-file'
-import { parseRunDocument, RAW_DIR, readRun, RunFileError, RUN_FILE } from './run-store'
+import { parseRunDocument, RAW_DIR, readRun, RunFileError, writeRunFile } from './run-store'
 
 /**
  * A run as one file, to hand to a colleague or attach to a ticket: the run document and every raw
@@ -60,6 +60,6 @@ export async function importRun(file: string, root: string): Promise<RunDocument
   for (const [name, data] of Object.entries(archive.data.raw)) await fs.writeFile(path.join(dir, RAW_DIR, name), Buffer.from(data, 'base64'))
   // an imported run is what it was: a run that was going when exported is interrupted here
   const imported: RunDocument = run.status === 'running' ? { ...run, status: 'interrupted' } : run
-  await writeFileAtomic(path.join(dir, RUN_FILE), `${JSON.stringify(imported, null, 1)}\n`)
+  await writeRunFile(dir, imported)
   return imported
 }

@@ -71,7 +71,7 @@ export class RunFolder {
       do {
         this.queued = false
         try {
-          await writeFileAtomic(path.join(this.dir, RUN_FILE), `${JSON.stringify(this.doc, null, 1)}\n`)
+          await writeRunFile(this.dir, this.doc)
         } catch (error) {
           this.lastError = error
         }
@@ -93,6 +93,11 @@ export class RunFolder {
     await this.flush()
     await fs.rm(path.join(this.dir, LOCK_FILE), { force: true })
   }
+}
+
+/** Writes `<dir>/run.json` atomically. */
+export function writeRunFile(dir: string, doc: RunDocument): Promise<void> {
+  return writeFileAtomic(path.join(dir, RUN_FILE), `${JSON.stringify(doc, null, 1)}\n`)
 }
 
 export class RunFileError extends Error {
@@ -158,7 +163,7 @@ export async function markIfInterrupted(dir: string, doc: RunDocument): Promise<
       job.endedAt = now
     }
   }
-  await writeFileAtomic(path.join(dir, RUN_FILE), `${JSON.stringify(doc, null, 1)}\n`)
+  await writeRunFile(dir, doc)
   return doc
 }
 
