@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RunDocumentSchema } from '../../../src/shared/model/run'
 import { CLI } from '../../harness/paths'
+import { mountedBlockDevice } from '../../harness/devices'
 import { startSshd, type SshdServer } from '../../harness/sshd'
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -18,17 +19,6 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: num
   })
 }
 
-function mountedBlockDevice(): string {
-  for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
-    const [source = ''] = line.split(' ')
-    try {
-      if (source.startsWith('/dev/') && statSync(source).isBlockDevice()) return source
-    } catch {
-      // not a device node here
-    }
-  }
-  throw new Error('no mounted block device on this machine (/proc/mounts lists no /dev/ source)')
-}
 
 describe('virtbench run', () => {
   let host: SshdServer
@@ -123,7 +113,7 @@ describe('virtbench run', () => {
   })
 
   it('refuses a preset whose raw device has no confirmation, and one whose device is mounted (preflight, exit 2, nothing written to it)', async () => {
-    const device = mountedBlockDevice()
+    const { device } = mountedBlockDevice()
     const preset = (confirm: string | undefined) => ({
       kind: 'virtbench-preset',
       version: 1,

@@ -10,6 +10,7 @@ import { collectPreflightFacts, probeTarget, type PreflightRequest } from '../..
 import { LocalSession } from '../../../src/main/ssh/local-session'
 import type { Finding } from '../../../src/shared/model/run'
 import { quoteSh } from '../../../src/shared/shell-quote'
+import { mountedBlockDevice } from '../../harness/devices'
 
 const SCRIPTS = path.resolve(__dirname, '../../../resources/scripts')
 const MiB = 1024 ** 2
@@ -25,22 +26,6 @@ function evaluate(facts: PreflightFacts, storage: StorageChoice, over: Partial<P
 }
 
 /** A block device mounted here, found independently of the code under test: what holds /, else any /dev/ mount. */
-function mountedBlockDevice(): { device: string; mountPoint: string } {
-  const isBlock = (p: string): boolean => {
-    try {
-      return statSync(p).isBlockDevice()
-    } catch {
-      return false
-    }
-  }
-  const root = run('findmnt', ['-no', 'SOURCE', '/'])
-  if (isBlock(root)) return { device: root, mountPoint: '/' }
-  for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
-    const [source = '', mountPoint = ''] = line.split(' ')
-    if (source.startsWith('/dev/') && isBlock(source)) return { device: source, mountPoint: mountPoint.replace(/\\040/g, ' ') }
-  }
-  throw new Error('no mounted block device on this machine: / is on an overlay and /proc/mounts lists no /dev/ source')
-}
 
 describe('preflight on this computer (real sh, real tools, real devices)', () => {
   let scratch: string
