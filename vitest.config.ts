@@ -16,6 +16,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'component',
+          include: ['tests/component/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['tests/component/setup.ts']
+        }
+      },
+      {
+        extends: true,
+        test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',

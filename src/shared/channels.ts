@@ -25,7 +25,20 @@ export const INVOKE_CHANNELS = [
   'runs:remove',
   'runs:export',
   'runs:import',
-  'runs:raw'
+  'runs:raw',
+  'runs:rename',
+  'runs:example',
+  'catalog:get',
+  'plans:review',
+  'plans:preflight',
+  'presets:list',
+  'presets:get',
+  'presets:save',
+  'presets:duplicate',
+  'presets:rename',
+  'presets:remove',
+  'presets:import',
+  'presets:export'
 ] as const
 
 export const EVENT_CHANNELS = [
@@ -34,7 +47,8 @@ export const EVENT_CHANNELS = [
   'targets:changed',
   'targets:testProgress',
   'hostkey:question',
-  'runs:event'
+  'runs:event',
+  'presets:changed'
 ] as const
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

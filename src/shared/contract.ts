@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import type { EventChannel, InvokeChannel } from './channels'
+import { catalogInvokeContract } from './catalog-contract'
+import { presetsEventContract, presetsInvokeContract } from './presets-contract'
 import { runsEventContract, runsInvokeContract } from './runs-contract'
 import { targetsEventContract, targetsInvokeContract } from './targets-contract'
 
@@ -80,14 +82,17 @@ export const invokeContract = {
     response: z.object({ opened: z.boolean() })
   },
   ...targetsInvokeContract,
-  ...runsInvokeContract
+  ...runsInvokeContract,
+  ...catalogInvokeContract,
+  ...presetsInvokeContract
 } satisfies Record<InvokeChannel, { request: z.ZodType; response: z.ZodType }>
 
 export const eventContract = {
   'settings:changed': Settings,
   'app:notice': Notice,
   ...targetsEventContract,
-  ...runsEventContract
+  ...runsEventContract,
+  ...presetsEventContract
 } satisfies Record<EventChannel, z.ZodType>
 
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeContract)[C]['request']>

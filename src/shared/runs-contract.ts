@@ -30,7 +30,7 @@ export const RunSummarySchema = z.object({
 
 /** Events of a run, as RunEvent in src/shared/model/run.ts (checked loosely: type and run id). */
 export const RunEventSchema = z.looseObject({
-  type: z.enum(['run-started', 'stage', 'finding', 'job-started', 'job-progress', 'job-reattached', 'job-finished', 'run-finished']),
+  type: z.enum(['run-started', 'stage', 'finding', 'job-started', 'job-progress', 'job-reattached', 'job-log', 'job-finished', 'run-finished']),
   runId: z.string(),
   jobId: z.string().optional(),
   status: z.union([z.enum(JOB_STATUSES), z.enum(RUN_STATUSES)]).optional()
@@ -46,6 +46,9 @@ export const runsInvokeContract = {
   'runs:cancel': { request: z.strictObject({ id: RunId }), response: z.object({ cancelled: z.boolean() }) },
   'runs:retry': { request: z.strictObject({ id: RunId, jobIds: z.array(JobId).min(1).max(10_000) }), response: z.object({ id: z.string() }) },
   'runs:resume': { request: z.strictObject({ id: RunId }), response: z.object({ id: z.string() }) },
+  'runs:rename': { request: z.strictObject({ id: RunId, name: z.string().trim().min(1, 'a run needs a name').max(120) }), response: RunSummarySchema },
+  /** Puts the example comparison (study 001's published figures, not measured here) in the run list; returns its id. */
+  'runs:example': { request: z.undefined(), response: z.object({ id: z.string() }) },
   'runs:remove': { request: z.strictObject({ id: RunId }), response: z.object({ removed: z.string() }) },
   'runs:export': {
     request: z.strictObject({ id: RunId, file: AbsolutePath }),

@@ -3,6 +3,8 @@ import { Icon, type IconName } from './components/icons'
 import { ComparisonPage } from './features/comparison/comparison-page'
 import { HomePage } from './features/home/home-page'
 import { PresetsPage } from './features/presets/presets-page'
+import { CompareRunsPage } from './features/runs/compare-runs-page'
+import { RunPage } from './features/runs/run-page'
 import { RunsPage } from './features/runs/runs-page'
 import { SettingsPage } from './features/settings/settings-page'
 import { HostKeyPrompt } from './features/targets/host-key-dialog'
@@ -21,6 +23,8 @@ const pages: Record<Page, () => ReactElement> = {
   targets: TargetsPage,
   comparison: ComparisonPage,
   runs: RunsPage,
+  run: RunPage,
+  'compare-runs': CompareRunsPage,
   presets: PresetsPage,
   settings: SettingsPage
 }
@@ -48,7 +52,7 @@ export function App(): ReactElement {
               <button
                 type="button"
                 className="nav-item"
-                aria-current={page === item.page ? 'page' : undefined}
+                aria-current={page === item.page || (item.page === 'runs' && (page === 'run' || page === 'compare-runs')) ? 'page' : undefined}
                 onClick={() => navigate(item.page)}
               >
                 <Icon name={item.icon} />

@@ -85,7 +85,20 @@ export const DiskActivitySchema = z.strictObject({
   busyPct: z.number(),
   /** Average time a request took, in seconds (await). */
   awaitSeconds: z.number().optional(),
-  requests: z.number()
+  requests: z.number(),
+  /** Second by second, as sampled: `at` is seconds since the first sample. */
+  series: z
+    .array(
+      z.strictObject({
+        at: z.number(),
+        readIops: z.number(),
+        writeIops: z.number(),
+        readBytesPerSecond: z.number(),
+        writeBytesPerSecond: z.number(),
+        busyPct: z.number()
+      })
+    )
+    .optional()
 })
 export type DiskActivity = z.infer<typeof DiskActivitySchema>
 
@@ -188,6 +201,8 @@ export type RunEvent =
   | { type: 'job-started'; runId: string; jobId: string; attempt: number; estimatedSeconds?: number }
   | { type: 'job-progress'; runId: string; jobId: string; elapsedSeconds: number; percent?: number; etaSeconds?: number }
   | { type: 'job-reattached'; runId: string; jobId: string; message: string }
+  /** Output of a running job's steps as it arrives (chunks of text, not split into lines). */
+  | { type: 'job-log'; runId: string; jobId: string; stream: 'stdout' | 'stderr'; text: string }
   | {
       type: 'job-finished'
       runId: string

@@ -1,13 +1,22 @@
 import { create, type StateCreator } from 'zustand'
 import type { AppInfo, Notice, Settings, Theme, VirtbenchApi } from '../../../shared/contract'
 import type { ConnectionState } from '../api/bridge-client'
+import { createPresetsSlice, type PresetsSlice } from './presets-slice'
+import { createRunsSlice, type RunsSlice } from './runs-slice'
 import { createTargetsSlice, type TargetsSlice } from './targets-slice'
+import { createWizardSlice, type WizardSlice } from './wizard-slice'
 
-export type Page = 'home' | 'targets' | 'comparison' | 'runs' | 'presets' | 'settings'
+export type Page = 'home' | 'targets' | 'comparison' | 'runs' | 'run' | 'compare-runs' | 'presets' | 'settings'
 
 export interface NavigationSlice {
   page: Page
+  /** The run the 'run' page shows (live while it runs, results after). */
+  openRunId: string | undefined
+  /** The runs the 'compare-runs' page puts side by side, the first one as the reference. */
+  compareRunIds: string[]
   navigate: (page: Page) => void
+  openRun: (id: string) => void
+  openRunComparison: (ids: string[]) => void
 }
 
 export interface ConnectionSlice {
@@ -26,11 +35,15 @@ export interface SettingsSlice {
   setTheme: (theme: Theme) => Promise<void>
 }
 
-export type AppState = NavigationSlice & ConnectionSlice & SettingsSlice & TargetsSlice
+export type AppState = NavigationSlice & ConnectionSlice & SettingsSlice & TargetsSlice & WizardSlice & RunsSlice & PresetsSlice
 
 export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSlice> = (set) => ({
   page: 'home',
-  navigate: (page) => set({ page })
+  openRunId: undefined,
+  compareRunIds: [],
+  navigate: (page) => set({ page }),
+  openRun: (id) => set({ page: 'run', openRunId: id }),
+  openRunComparison: (ids) => set({ page: 'compare-runs', compareRunIds: ids })
 })
 
 let noticeId = 0
@@ -46,6 +59,8 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     api.on('app:notice', (notice) => get().addNotice(notice))
     api.on('settings:changed', (settings) => set({ settings }))
     get().watchTargets(api)
+    get().watchRuns(api)
+    get().watchPresets(api)
     try {
       const [info, settings] = await Promise.all([api.invoke('app:info'), api.invoke('settings:get')])
       set({ info, settings })
@@ -74,7 +89,10 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createNavigationSlice(...a),
   ...createConnectionSlice(...a),
   ...createSettingsSlice(...a),
-  ...createTargetsSlice(...a)
+  ...createTargetsSlice(...a),
+  ...createWizardSlice(...a),
+  ...createRunsSlice(...a),
+  ...createPresetsSlice(...a)
 }))
 
 function errorText(error: unknown): string {
