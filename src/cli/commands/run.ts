@@ -6,7 +6,8 @@ import { defaultDataDir } from '../../main/data-dir'
 import { PlanError } from '../../main/engine/planner'
 import { continueRun, startRun, TargetLookupError, type RunServices } from '../../main/engine/start-run'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
-import { comparisonTable } from '../../main/report/text-table'
+import { comparisonTable, networkMatrixText, simultaneousText } from '../../main/report/text-table'
+import { networkMatrices, simultaneousTables } from '../../shared/network-tables'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
 import { EnvSecretStore, PromptSecretStore, SecretStoreChain } from '../../main/ssh/secrets'
@@ -164,6 +165,10 @@ export const runCommand: CliCommand = {
       return blocking.length > 0 ? 2 : 1
     }
     io.stdout(`\n${comparisonTable(compare(comparisonInputOf(run)), { allMetrics: values['all-metrics'] === true })}`)
+    const matrices = networkMatrices(run)
+    if (matrices.length > 0) io.stdout(`\nNetwork matrix\n${networkMatrixText(matrices)}`)
+    const together = simultaneousTables(run)
+    if (together.length > 0) io.stdout(`\nSimultaneous clients\n${simultaneousText(together)}`)
     const failed = run.jobs.filter((j) => j.status === 'failed')
     for (const job of failed) io.stdout(`failed: ${job.id} ${job.title} on ${job.side} (repetition ${job.repetition}): ${job.error ?? 'no reason'}\n`)
     io.stdout(`\nRun ${status}: ${run.jobs.filter((j) => j.status === 'succeeded').length} of ${run.jobs.length} jobs succeeded.\nRun document: ${runFile}\n`)

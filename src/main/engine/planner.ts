@@ -139,22 +139,24 @@ export function peerOf(plan: ComparisonPlan, side: Side): string {
 export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[] {
   const sides = sidesOf(plan)
   const jobs: Job[] = []
-  const push = (test: RunTest, side: Side, repetition: number, kind: Job['kind'], peer?: string): void => {
+  const push = (test: RunTest, side: Side, repetition: number, kind: Job['kind'], peer?: string, group?: { id: string; params: Record<string, unknown> }): void => {
     const tool = TOOLS[test.tool]
+    const params = group?.params ?? test.params
     jobs.push({
       id: `j${String(jobs.length + 1).padStart(4, '0')}`,
       testId: test.id,
       title: test.title,
       tool: test.tool,
-      params: test.params,
+      params,
       target: side.target,
       side: side.label,
       ...(peer ? { peer } : {}),
       kind,
+      ...(group ? { group: group.id } : {}),
       repetition,
       status: 'queued',
       attempts: 0,
-      estimatedSeconds: tool.estimateSeconds(tool.params.parse(test.params)),
+      estimatedSeconds: tool.estimateSeconds(tool.params.parse(params)),
       steps: [],
       samples: [],
       warnings: []
@@ -180,8 +182,35 @@ export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[]
         }
       }
     }
+    if (needsPeer && plan.network.simultaneous) {
+      const peer = plan.network.peer
+      if (!peer) {
+        throw new PlanError(
+          `${test.id}: simultaneous clients need a peer that is not itself measured (as study 000's third host on the same switch): name it in network.peer`,
+          [`${test.id}: network.simultaneous needs network.peer`]
+        )
+      }
+      const clients = sides.filter((s) => s.target.toLowerCase() !== peer.toLowerCase())
+      for (let r = 1; r <= test.repetitions; r++) {
+        clients.forEach((side, index) => push(test, side, r, 'simultaneous', peer, { id: `${test.id}/r${r}`, params: ownPort(test, index) }))
+      }
+    }
   }
   return jobs
+}
+
+/** Default server ports of the tools whose servers serve one client each. */
+const DEFAULT_PORTS: Partial<Record<RunTest['tool'], number>> = { iperf3: 5201, iperf: 5001 }
+
+/**
+ * The parameters of the `index`-th of several clients running at once against one peer: each
+ * talks to a server of its own, on the test's port plus `index` (study 000 used 5001 and 12000).
+ */
+function ownPort(test: RunTest, index: number): Record<string, unknown> {
+  const base = DEFAULT_PORTS[test.tool]
+  if (base === undefined || index === 0) return test.params
+  const port = typeof test.params.port === 'number' ? test.params.port : base
+  return { ...test.params, port: port + index }
 }
 
 /** The aggregation a test uses (for the comparison). */

@@ -130,6 +130,21 @@ interface TargetState {
   /** `<root>/vb-<run id>`: test files and job folders of this run. */
   runDir: string
   facts: TargetFacts
+  /** The addresses the machine has (`ip -o addr`, `hostname -I`), read once when a server needs them. */
+  localAddresses?: Promise<Set<string>>
+}
+
+/** Addresses in `ip -o addr show` lines (`inet 10.0.0.5/24`) and `hostname -I`'s list, lower case. */
+export function localAddressesIn(text: string): Set<string> {
+  const found = new Set<string>()
+  for (const m of text.matchAll(/\binet6?\s+([0-9A-Fa-f:.]+)\//g)) found.add(m[1]!.toLowerCase())
+  const lastLine = text.trimEnd().split('\n').pop() ?? ''
+  if (!/\binet/.test(lastLine)) for (const token of lastLine.split(/\s+/)) if (isIpLiteral(token)) found.add(token.toLowerCase())
+  return found
+}
+
+function isIpLiteral(value: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(value) || (/^[0-9A-Fa-f:]+$/.test(value) && value.includes(':'))
 }
 
 const LOG_TAIL_LINES = 15
@@ -207,7 +222,7 @@ export class RunEngine {
       }
       this.filesLastUsed = this.lastUseOfFiles(pending)
       if (this.run.plan.schedule.parallelTargets) await this.runParallel(pending, signal)
-      else for (const job of pending) await this.runJob(job, signal)
+      else await this.runInOrder(pending, signal)
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error)
     } finally {
@@ -304,7 +319,22 @@ export class RunEngine {
     await Promise.all([...single.values()].map(async (list) => {
       for (const job of list) await this.runJob(job, signal)
     }))
-    for (const job of network) await this.runJob(job, signal)
+    await this.runInOrder(network, signal)
+  }
+
+  /** One job after the other, except that the jobs of a group (simultaneous clients) run together. */
+  private async runInOrder(jobs: readonly Job[], signal: AbortSignal): Promise<void> {
+    for (let i = 0; i < jobs.length; i++) {
+      const group = jobs[i]!.group
+      if (group === undefined) {
+        await this.runJob(jobs[i]!, signal)
+        continue
+      }
+      let end = i
+      while (end + 1 < jobs.length && jobs[end + 1]!.group === group) end++
+      await Promise.all(jobs.slice(i, end + 1).map((job) => this.runJob(job, signal)))
+      i = end
+    }
   }
 
   private async runJob(job: Job, signal: AbortSignal): Promise<void> {
@@ -380,10 +410,10 @@ export class RunEngine {
     signal: AbortSignal
   ): Promise<{ status: Job['status']; samples: Job['samples']; warnings: string[]; error?: string; logTail?: string }> {
     const tool = this.toolOf(job.tool)
-    const params = tool.params.parse(job.params)
     const target = this.stateOf(job.target)
     const peer = job.peer ? this.stateOf(job.peer) : undefined
     const peerFacts: PeerFacts | undefined = peer ? { ...peer.facts, address: this.addressOf(peer.target, target.target.scenario) } : undefined
+    const params = peer && peerFacts ? await this.boundToAddress(job, tool.params.parse(job.params), peer, peerFacts.address) : tool.params.parse(job.params)
     const plan: Plan = tool.plan(params, { target: target.facts, ...(peerFacts ? { peer: peerFacts } : {}) })
     const servers: { stop: () => Promise<StepRecord>; record: StepRecord }[] = []
     let measured: { stdout: string; stderr: string; exitCode: number | null; step: RemoteStep } | undefined
@@ -599,6 +629,35 @@ export class RunEngine {
         .exec({ script: `rm -rf -- ${paths.map(quoteSh).join(' ')}` }, { timeoutMs: 60_000, sudo: this.run.plan.storage.kind === 'device' ? state.target.sudo : false })
         .catch(() => undefined)
     }
+  }
+
+  /**
+   * A server on the peer listens on the address its client was given (study 001:
+   * `iperf3 -s --bind 10.127.100.3`), so the test measures the chosen path (private/VPC or EIP)
+   * and not another interface. An address the peer does not have (a cloud EIP is NAT'd to its
+   * private address) cannot be bound: the server then listens on all addresses, and the job says so.
+   */
+  private async boundToAddress(job: Job, params: unknown, peer: TargetState, address: string): Promise<unknown> {
+    if (job.tool !== 'iperf3' && job.tool !== 'iperf') return params
+    const p = params as { serverBind?: string; serverOn?: string }
+    if (p.serverBind !== undefined || (p.serverOn ?? 'peer') !== 'peer') return params
+    const local = await this.localAddressesOf(peer)
+    if (local.has(address.toLowerCase())) return { ...p, serverBind: address }
+    if (isIpLiteral(address)) {
+      const note = `${address} is not an address of ${peer.target.name} (a NAT'd public address?): its ${job.tool} server listened on all its addresses`
+      this.folder.update(() => {
+        if (!job.warnings.includes(note)) job.warnings.push(note)
+      })
+    }
+    return params
+  }
+
+  private async localAddressesOf(state: TargetState): Promise<Set<string>> {
+    state.localAddresses ??= state.session
+      .exec({ script: 'ip -o addr show 2>/dev/null; echo; hostname -I 2>/dev/null; true' }, { capture: { maxBytes: 256 * 1024 }, timeoutMs: 15_000 })
+      .then((result) => localAddressesIn((result.stdout ?? Buffer.alloc(0)).toString('utf8')))
+      .catch(() => new Set<string>())
+    return state.localAddresses
   }
 
   /** The address a client uses to reach `peer`, by the network path of the measured side. */

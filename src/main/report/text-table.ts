@@ -1,6 +1,7 @@
 import { formatPct, formatValue } from '../../shared/format'
 import { isHeadlineMetric } from '../../shared/headline-metrics'
 import type { Comparison, ComparisonRow, Flag, VariantCell } from '../../shared/model/comparison'
+import type { NetworkMatrix, SimultaneousTable } from '../../shared/network-tables'
 
 /**
  * The overhead table for a terminal: one row per test and metric, the baseline's figure, then per
@@ -63,4 +64,47 @@ function splitFirstSentence(message: string): { head: string; rest: string } {
   const match = /\.\s+(?=[A-Z])/.exec(message)
   if (!match) return { head: message, rest: '' }
   return { head: message.slice(0, match.index + 1), rest: message.slice(match.index + match[0].length) }
+}
+
+/**
+ * The network matrix for a terminal: one grid per test and metric, rows are the client (source),
+ * columns the server (destination), as study 001's classic network table.
+ */
+export function networkMatrixText(matrices: readonly NetworkMatrix[]): string {
+  return matrices
+    .map((m) => {
+      const header = [`${m.testTitle} · ${metricTitle(m)}  (rows: from, columns: to)`, ...m.targets]
+      const body = m.targets.map((from) => [
+        from,
+        ...m.targets.map((to) => {
+          if (from === to) return '·'
+          const cell = m.cells.find((c) => c.from === from && c.to === to)
+          return cell?.value !== undefined ? formatValue(cell.value, m.unit) : 'no result'
+        })
+      ])
+      return grid(header, body)
+    })
+    .join('\n')
+}
+
+/** Clients run at once against one peer (study 000's contention test): each client's share and the sum. */
+export function simultaneousText(tables: readonly SimultaneousTable[]): string {
+  return tables
+    .map((t) => {
+      const header = [`${t.testTitle} · ${metricTitle(t)}  (all clients at once against ${t.peer})`, 'value', 'n']
+      const body = t.clients.map((c) => [c.client, c.value !== undefined ? formatValue(c.value, t.unit) : 'no result', String(c.values.length)])
+      if (t.total) body.push(['all clients together', t.total.value !== undefined ? formatValue(t.total.value, t.unit) : 'no result', String(t.total.values.length)])
+      return grid(header, body)
+    })
+    .join('\n')
+}
+
+function metricTitle(m: { metric: string; direction?: string }): string {
+  return m.direction ? `${m.metric} (${m.direction})` : m.metric
+}
+
+function grid(header: string[], body: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()
+  return `${[line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n')}\n`
 }

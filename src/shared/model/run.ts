@@ -115,6 +115,8 @@ export const JobSchema = z.strictObject({
   peer: z.string().optional(),
   /** Network jobs of the matrix or the simultaneous test are not part of the baseline comparison. */
   kind: z.enum(['compare', 'matrix', 'simultaneous']).default('compare'),
+  /** Jobs sharing a group run at the same time (the simultaneous clients of study 000). */
+  group: z.string().optional(),
   repetition: z.number().int().min(1),
   status: z.enum(JOB_STATUSES),
   attempts: z.number().int().min(0).default(0),
