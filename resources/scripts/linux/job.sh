@@ -10,6 +10,8 @@
 #                             to stderr. <status> is the exit code, "lost" when the job vanished
 #                             without one, or "timeout" when this wait stopped it.
 #   job.sh run DIR NONCE SECONDS     start, then wait
+#   job.sh follow DIR         prints the job's stdout and stderr as they grow (tail -f, with
+#                             "==> DIR/stdout <==" headers) until the job ends
 #   job.sh stop DIR GRACE_MS  TERM to the job's process group, KILL after the grace period
 #   job.sh sweep ROOT KEEP    removes ROOT/vb-*/ directories of runs other than KEEP whose jobs
 #                             have all ended (marked by a .virtbench-run file); prints each removed
@@ -95,6 +97,24 @@ wait_job() {
   done
 }
 
+follow() {
+  dir=$1
+  i=0
+  while [ ! -f "$dir/stderr" ] && [ ! -f "$dir/status" ] && [ $i -lt 300 ]; do
+    sleep 0.01 2>/dev/null || sleep 1
+    i=$((i + 1))
+  done
+  tail -n +1 -f "$dir/stdout" "$dir/stderr" 2>/dev/null &
+  t=$!
+  # ends with the job, so no tail is left behind when nobody stops it
+  while [ ! -f "$dir/status" ] && alive "$dir"; do
+    sleep 0.2 2>/dev/null || sleep 1
+  done
+  sleep 0.2 2>/dev/null || sleep 1
+  kill "$t" 2>/dev/null
+  exit 0
+}
+
 sweep() {
   root=$1 keep=$2
   for marker in "$root"/vb-*/.virtbench-run; do
@@ -117,7 +137,8 @@ case $cmd in
   start) start "$2" ;;
   wait) wait_job "$2" "$3" "$4" ;;
   run) start "$2" && wait_job "$2" "$3" "$4" ;;
+  follow) follow "$2" ;;
   stop) stop "$2" "${3:-2000}" ;;
   sweep) sweep "$2" "$3" ;;
-  *) echo "usage: job.sh start|wait|run|stop|sweep ..." >&2; exit 64 ;;
+  *) echo "usage: job.sh start|wait|run|follow|stop|sweep ..." >&2; exit 64 ;;
 esac

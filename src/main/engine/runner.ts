@@ -9,6 +9,7 @@ import type { RunFolder } from '../store/run-store'
 import { TOOLS } from '../tools/registry'
 import type { AnyBenchmarkTool, PeerFacts, Plan, RemoteStep, TargetFacts, ToolId } from '../tools/types'
 import { runDetached, sweepLeftovers } from './detached'
+import { followLog } from './live-log'
 import { startDiskMonitor, type DiskMonitor } from './monitor/monitor'
 import { pickDevices, summarize } from './monitor/diskstats'
 import { expandTests, planJobs, sidesOf } from './planner'
@@ -51,6 +52,8 @@ export interface EngineDeps {
   reattachForMs?: number
   /** Seconds between progress events of a running job (default 1). */
   progressEverySeconds?: number
+  /** Stream each running step's output as job-log events (the app's live log; off for the CLI and the bench). */
+  liveLog?: boolean
   /**
    * Work that runs on each target before the jobs (environment capture, preflight): the runner
    * stores what it returns. Errors it throws fail the run before any job.
@@ -438,8 +441,12 @@ export class RunEngine {
         const record: StepRecord = { id: step.id, on: where.target.name, command: step.script, startedAt: new Date().toISOString(), ...(step.measured ? { measured: true } : {}) }
         this.folder.update(() => job.steps.push(record))
         const monitors = step.measured && tool.categories.includes('storage') ? await this.startMonitors(where, step.timeoutSeconds, signal) : []
+        const jobDir = `${where.runDir}/.jobs/${prefix}-${step.id}`
+        const live = this.deps.liveLog
+          ? followLog(where.session, where.scripts, jobDir, (stream, text) => this.emit({ type: 'job-log', runId: this.run.id, jobId: job.id, stream, text }))
+          : undefined
         const result = await runDetached(where.session, where.scripts, {
-          dir: `${where.runDir}/.jobs/${prefix}-${step.id}`,
+          dir: jobDir,
           script: step.script,
           timeoutSeconds: step.timeoutSeconds,
           ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}),
@@ -447,6 +454,7 @@ export class RunEngine {
           ...(this.deps.reattachForMs !== undefined ? { reattachForMs: this.deps.reattachForMs } : {}),
           onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
         })
+        await live?.finish(result)
         if (monitors.length > 0) await this.collectMonitors(job, prefix, monitors)
         const stdoutFile = await this.folder.writeRaw(`${prefix}-${step.id}.stdout`, result.stdout)
         const stderrFile = await this.folder.writeRaw(`${prefix}-${step.id}.stderr`, result.stderr)

@@ -27,6 +27,8 @@ export interface RunServices {
   onEvent?: (event: RunEvent) => void
   beforeJobs?: EngineDeps['beforeJobs']
   reattachForMs?: number
+  /** Stream running steps' output as job-log events (the app's live log). */
+  liveLog?: boolean
 }
 
 export class TargetLookupError extends Error {
@@ -123,7 +125,8 @@ function launch(folder: RunFolder, targets: EngineTarget[], services: RunService
     appVersion: services.appVersion,
     ...(services.onEvent ? { onEvent: services.onEvent } : {}),
     ...(services.beforeJobs ? { beforeJobs: services.beforeJobs } : {}),
-    ...(services.reattachForMs !== undefined ? { reattachForMs: services.reattachForMs } : {})
+    ...(services.reattachForMs !== undefined ? { reattachForMs: services.reattachForMs } : {}),
+    ...(services.liveLog ? { liveLog: true } : {})
   })
   const done = engine.execute(only ? { only } : {}).finally(async () => {
     await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)))
