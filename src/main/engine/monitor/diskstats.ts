@@ -314,13 +314,16 @@ interface Accumulated {
   intervals: number
   seen: boolean
   warnings: string[]
+  /** Each counted interval: its end (seconds since the first snapshot of the device), length and deltas. */
+  steps: { at: number; micros: number; deltas: Totals }[]
 }
 
 /** The counters of `device` summed over consecutive snapshot pairs, wraps undone. */
 function accumulate(snapshots: readonly DiskSnapshot[], device: string): Accumulated {
   const totals = Object.fromEntries(DELTA_FIELDS.map((f) => [f, 0])) as Totals
-  const acc: Accumulated = { totals, micros: 0, intervals: 0, seen: false, warnings: [] }
+  const acc: Accumulated = { totals, micros: 0, intervals: 0, seen: false, warnings: [], steps: [] }
   let previous: { line: DiskLine; uptime: number } | undefined
+  let firstUptime: number | undefined
   let missing = 0
   let resets = 0
   for (const snapshot of snapshots) {
@@ -331,6 +334,7 @@ function accumulate(snapshots: readonly DiskSnapshot[], device: string): Accumul
       continue
     }
     acc.seen = true
+    firstUptime ??= snapshot.uptimeSeconds
     if (previous) {
       const before = previous.line
       const deltas = DELTA_FIELDS.map((f) => counterDelta(before[f], line[f]))
@@ -339,6 +343,7 @@ function accumulate(snapshots: readonly DiskSnapshot[], device: string): Accumul
         resets++
       } else {
         DELTA_FIELDS.forEach((f, i) => (totals[f] += deltas[i] as number))
+        acc.steps.push({ at: snapshot.uptimeSeconds - firstUptime, micros, deltas: Object.fromEntries(DELTA_FIELDS.map((f, i) => [f, deltas[i] as number])) as Totals })
         acc.micros += micros
         acc.intervals++
       }
@@ -385,13 +390,42 @@ export function summarize(snapshots: readonly DiskSnapshot[], device: string, ta
     readBytesPerSecond: (totals.sectorsRead * DISKSTATS_SECTOR_BYTES) / seconds,
     writeBytesPerSecond: (totals.sectorsWritten * DISKSTATS_SECTOR_BYTES) / seconds,
     busyPct: (totals.msDoingIo / 1000 / seconds) * 100,
-    requests
+    requests,
+    series: seriesOf(acc.steps)
   }
   if (requests > 0) {
     activity.avgIoSizeBytes = ((totals.sectorsRead + totals.sectorsWritten) * DISKSTATS_SECTOR_BYTES) / requests
     activity.awaitSeconds = (totals.msReading + totals.msWriting) / 1000 / requests
   }
   return { ok: true, activity, warnings: acc.warnings }
+}
+
+/** At most this many points per device and job: longer jobs have their seconds merged evenly. */
+export const SERIES_MAX_POINTS = 1200
+
+/** The rates of each interval (or of runs of consecutive intervals, for long jobs), as the chart draws them. */
+function seriesOf(steps: Accumulated['steps']): NonNullable<DiskActivity['series']> {
+  const per = Math.max(1, Math.ceil(steps.length / SERIES_MAX_POINTS))
+  const points: NonNullable<DiskActivity['series']> = []
+  for (let i = 0; i < steps.length; i += per) {
+    const chunk = steps.slice(i, i + per)
+    const seconds = chunk.reduce((sum, c) => sum + c.micros, 0) / 1e6
+    if (seconds <= 0) continue
+    const sum = (f: keyof Totals): number => chunk.reduce((total, c) => total + c.deltas[f], 0)
+    points.push({
+      at: round3(chunk[chunk.length - 1]!.at),
+      readIops: sum('readsCompleted') / seconds,
+      writeIops: sum('writesCompleted') / seconds,
+      readBytesPerSecond: (sum('sectorsRead') * DISKSTATS_SECTOR_BYTES) / seconds,
+      writeBytesPerSecond: (sum('sectorsWritten') * DISKSTATS_SECTOR_BYTES) / seconds,
+      busyPct: (sum('msDoingIo') / 1000 / seconds) * 100
+    })
+  }
+  return points
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000
 }
 
 /** Names of memory-backed and file-backed devices, counted only when nothing else moved. */

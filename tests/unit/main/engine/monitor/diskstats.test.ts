@@ -10,6 +10,7 @@ import {
   parseDiskLine,
   parseDiskstats,
   pickDevices,
+  SERIES_MAX_POINTS,
   summarize,
   wholeDiskOf,
   type DiskSnapshot
@@ -24,10 +25,12 @@ function snapshotsOf(text: string): DiskSnapshot[] {
   return parsed.snapshots
 }
 
+/** The summary without its per-second series (tested on its own below). */
 function activityOf(snapshots: DiskSnapshot[], device: string, target = 'host'): DiskActivity {
   const summary = summarize(snapshots, device, target)
   if (!summary.ok) throw new Error(summary.reason)
-  return summary.activity
+  const { series: _series, ...activity } = summary.activity
+  return activity
 }
 
 /** A diskstats.sh output from [uptime, lines] pairs. */
@@ -291,6 +294,8 @@ describe('summarize', () => {
         target: 'guest',
         device: 'vdb',
         seconds: 2,
+        // the interval whose counters went back is left out of the series too
+        series: [{ at: 3, readIops: 10, writeIops: 0, readBytesPerSecond: 40960, writeBytesPerSecond: 0, busyPct: 25 }],
         readIops: 10,
         writeIops: 0,
         readBytesPerSecond: 40960,
@@ -399,5 +404,32 @@ describe("study 004's ratios", () => {
     // 85 % busy over 10 s for 37834 requests is 0.2247 ms a request
     expect(avioSeconds({ ...activity('sdb', 37834, 0, 85), seconds: 10 })).toBeCloseTo((0.85 * 10) / 37834, 15)
     expect(avioSeconds(activity('sdb', 0, 0, 0))).toBeUndefined()
+  })
+})
+
+describe('the per-second series of the host monitor', () => {
+  it('gives each interval of the real dd read (64 reads of 512 KiB in the first second, then idle)', () => {
+    const summary = summarize(snapshotsOf(fixture('dd-read-32m.out')), 'vda', 'host')
+    if (!summary.ok) throw new Error(summary.reason)
+    expect(summary.activity.series).toEqual([
+      { at: 1, readIops: 64, writeIops: 0, readBytesPerSecond: 64 * 512 * 1024, writeBytesPerSecond: 0, busyPct: 3.2 },
+      { at: 1.53, readIops: 0, writeIops: 0, readBytesPerSecond: 0, writeBytesPerSecond: 0, busyPct: 0 }
+    ])
+  })
+
+  it('merges the seconds of a long job evenly so that a job keeps at most SERIES_MAX_POINTS points, with the same totals', () => {
+    const seconds = SERIES_MAX_POINTS * 3
+    const text = [
+      'virtbench-diskstats 1 interval=1 sleep=1 max=99999',
+      ...Array.from({ length: seconds + 1 }, (_, i) => [`snapshot ${100 + i}.00`, `   8       0 sda ${i * 10} 0 ${i * 80} 0 0 0 0 0 0 ${i * 5} ${i * 5}`, 'end']).flat(),
+      'stop signal',
+      ''
+    ].join('\n')
+    const summary = summarize(snapshotsOf(text), 'sda', 'host')
+    if (!summary.ok) throw new Error(summary.reason)
+    const series = summary.activity.series!
+    expect(series).toHaveLength(SERIES_MAX_POINTS)
+    expect(series[0]).toEqual({ at: 3, readIops: 10, writeIops: 0, readBytesPerSecond: 80 * 512, writeBytesPerSecond: 0, busyPct: 0.5 })
+    expect(series.at(-1)!.at).toBe(seconds)
   })
 })
