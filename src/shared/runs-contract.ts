@@ -25,7 +25,9 @@ export const RunSummarySchema = z.object({
   endedAt: z.string().optional(),
   baseline: z.string(),
   variants: z.array(z.string()),
-  jobs: z.object({ total: z.number(), succeeded: z.number(), failed: z.number() })
+  jobs: z.object({ total: z.number(), succeeded: z.number(), failed: z.number() }),
+  /** Published figures, not measured here (the example comparison): label it so in the history. */
+  source: z.object({ kind: z.literal('published'), title: z.string() }).optional()
 })
 
 /** Events of a run, as RunEvent in src/shared/model/run.ts (checked loosely: type and run id). */

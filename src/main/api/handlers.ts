@@ -1,11 +1,14 @@
 import type { AppInfo, Notice, Settings, Transport } from '../../shared/contract'
 import { MemorySecretStore, type SecretStore } from '../ssh/secrets'
 import { openLocalSession } from '../ssh/open-local'
+import { resourcesDir, scriptsDir } from '../resources'
 import { SettingsStore } from '../store/settings-store'
 import { ApiError } from './api-error'
+import { createCatalogHandlers } from './catalog-handlers'
 import type { Handlers } from './dispatch'
 import { EventHub } from './event-hub'
 import type { HostKeyDecisions } from './host-key-decisions'
+import { createPresetsHandlers } from './presets-handlers'
 import { createRunsHandlers } from './runs-handlers'
 import { createTargetsHandlers } from './targets-handlers'
 
@@ -62,6 +65,18 @@ export function createApi(host: HostServices): Api {
   )
   void activeRuns
 
+  const catalog = createCatalogHandlers({
+    dataDir: host.dataDir,
+    secrets,
+    decisions,
+    openLocal: (target) => openLocalSession(target.name),
+    scriptsDir: scriptsDir(),
+    appVersion: __APP_VERSION__,
+    notify,
+    ...(host.homeDir !== undefined && { homeDir: host.homeDir })
+  })
+  const presets = createPresetsHandlers({ dataDir: host.dataDir, resourcesDir: resourcesDir() }, hub)
+
   const handlers: Handlers = {
     'app:info': () => ({
       name: 'VirtBench',
@@ -87,7 +102,9 @@ export function createApi(host: HostServices): Api {
       return { opened: true }
     },
     ...targets,
-    ...runs
+    ...runs,
+    ...catalog,
+    ...presets
   }
   return { handlers, hub, notify, hostKeys: decisions }
 }

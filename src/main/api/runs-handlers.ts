@@ -2,16 +2,17 @@ import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ComparisonPlanSchema } from '../../shared/model/plan'
+import { summarizeRun } from '../../shared/model/run'
 import type { Target } from '../../shared/model/target'
 import { standardBeforeJobs } from '../engine/before-jobs'
 import { PlanError } from '../engine/planner'
 import { continueRun, startRun, TargetLookupError, type RunServices, type StartedRun } from '../engine/start-run'
 import { newRunId } from '../engine/runner'
-import { scriptsDir } from '../resources'
+import { resourcesDir, scriptsDir } from '../resources'
 import type { SecretStore } from '../ssh/secrets'
 import type { Session } from '../ssh/types'
 import { exportRun, importRun } from '../store/run-archive'
-import { RunFileError, RunStore } from '../store/run-store'
+import { parseRunDocument, RunFileError, RunStore } from '../store/run-store'
 import { TargetsStore } from '../store/targets-store'
 import { ApiError } from './api-error'
 import type { Handlers } from './dispatch'
@@ -30,6 +31,8 @@ export type RunsHandlerNames =
   | 'runs:export'
   | 'runs:import'
   | 'runs:raw'
+  | 'runs:rename'
+  | 'runs:example'
 
 export interface RunsServices {
   dataDir: string
@@ -38,7 +41,12 @@ export interface RunsServices {
   openLocal: (target: Target) => Session
   homeDir?: string
   notify: (level: 'info' | 'warning' | 'error', message: string) => void
+  /** The example comparison's run document (default: resources/examples/study-001-published.run.json). */
+  exampleRunFile?: string
 }
+
+/** The example comparison built from study 001's published figures (scripts/example-run.ts writes it). */
+export const EXAMPLE_RUN_FILE = path.join('examples', 'study-001-published.run.json')
 
 const RAW_VIEW_LIMIT = 2 * 1024 * 1024
 
@@ -58,7 +66,8 @@ export function createRunsHandlers(svc: RunsServices, hub: EventHub): Pick<Handl
     scriptsDir: scriptsDir(),
     appVersion: __APP_VERSION__,
     onEvent: (event) => hub.emit('runs:event', event),
-    beforeJobs: standardBeforeJobs
+    beforeJobs: standardBeforeJobs,
+    liveLog: true
   })
 
   const track = (id: string, started: StartedRun): void => {
@@ -152,6 +161,37 @@ export function createRunsHandlers(svc: RunsServices, hub: EventHub): Pick<Handl
         if (error instanceof RunFileError) throw new ApiError('failed', error.message)
         throw error
       }
+    },
+    'runs:rename': async ({ id, name }) => {
+      notRunning(id)
+      if (!(await store.has(id))) throw new ApiError('failed', `There is no run ${id} (it may have been removed); reload the list of runs.`)
+      try {
+        return summarizeRun(await store.rename(id, name))
+      } catch (error) {
+        if (error instanceof RunFileError) throw new ApiError('failed', error.message)
+        throw error
+      }
+    },
+    'runs:example': async () => {
+      const file = svc.exampleRunFile ?? path.join(resourcesDir(), EXAMPLE_RUN_FILE)
+      let text: string
+      try {
+        text = await fs.readFile(file, 'utf8')
+      } catch (error) {
+        throw new ApiError('failed', `The example comparison is missing from this installation (${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); reinstall VirtBench to get it back.`)
+      }
+      let doc
+      try {
+        doc = parseRunDocument(text, file)
+      } catch (error) {
+        if (error instanceof RunFileError) throw new ApiError('failed', `The example comparison that ships with VirtBench is damaged: ${error.message}. Reinstall VirtBench.`)
+        throw error
+      }
+      if (await store.has(doc.id)) return { id: doc.id }
+      // a folder without its run.json is what an interrupted copy leaves: start again
+      await fs.rm(store.dirOf(doc.id), { recursive: true, force: true })
+      await store.add(doc)
+      return { id: doc.id }
     },
     'runs:raw': async ({ id, file }) => {
       const full = path.join(store.dirOf(id), file)

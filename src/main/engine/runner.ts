@@ -12,6 +12,7 @@ import { runDetached, sweepLeftovers } from './detached'
 import { followLog } from './live-log'
 import { startDiskMonitor, type DiskMonitor } from './monitor/monitor'
 import { pickDevices, summarize } from './monitor/diskstats'
+import { peerAddressOf, runDirOf, workRootOf } from './job-commands'
 import { expandTests, planJobs, sidesOf } from './planner'
 
 /**
@@ -265,9 +266,8 @@ export class RunEngine {
       }
       const { remoteDir } = await session.ensureScripts(this.deps.scriptsDir)
       const storage = this.run.plan.storage
-      const rootPath = storage.kind === 'directory' ? storage.path : '~/virtbench-work'
-      const root = expandTilde(rootPath, facts.homeDir)
-      const runDir = `${root}/vb-${this.run.id}`
+      const root = workRootOf(storage, facts.homeDir)
+      const runDir = runDirOf(root, this.run.id)
       const swept = await sweepLeftovers(session, remoteDir, root, this.run.id).catch(() => [])
       for (const dir of swept) this.stage(`Removed leftovers of an earlier run on ${target.name}: ${dir}`, target.name)
       const setup = await session.exec(
@@ -415,7 +415,7 @@ export class RunEngine {
     const tool = this.toolOf(job.tool)
     const target = this.stateOf(job.target)
     const peer = job.peer ? this.stateOf(job.peer) : undefined
-    const peerFacts: PeerFacts | undefined = peer ? { ...peer.facts, address: this.addressOf(peer.target, target.target.scenario) } : undefined
+    const peerFacts: PeerFacts | undefined = peer ? { ...peer.facts, address: peerAddressOf(peer.target, target.target.scenario) } : undefined
     const params = peer && peerFacts ? await this.boundToAddress(job, tool.params.parse(job.params), peer, peerFacts.address) : tool.params.parse(job.params)
     const plan: Plan = tool.plan(params, { target: target.facts, ...(peerFacts ? { peer: peerFacts } : {}) })
     const servers: { stop: () => Promise<StepRecord>; record: StepRecord }[] = []
@@ -668,20 +668,6 @@ export class RunEngine {
     return state.localAddresses
   }
 
-  /** The address a client uses to reach `peer`, by the network path of the measured side. */
-  private addressOf(peer: EngineTarget, scenario: Scenario | undefined): string {
-    const path = scenario?.network
-    if (path === 'eip') {
-      if (!peer.addresses.public) throw new Error(`${peer.name} has no public (EIP) address: add it to the target, or choose another network path`)
-      return peer.addresses.public
-    }
-    if (path === 'private') {
-      if (!peer.addresses.private) throw new Error(`${peer.name} has no private/VPC address: add it to the target, or choose another network path`)
-      return peer.addresses.private
-    }
-    return peer.addresses.private ?? (peer.kind === 'local' ? '127.0.0.1' : (peer.address ?? '127.0.0.1'))
-  }
-
   private toolOf(id: ToolId): AnyBenchmarkTool {
     return this.deps.tools?.[id] ?? TOOLS[id]
   }
@@ -724,12 +710,6 @@ function finalStatus(jobs: readonly Job[], cancelled: boolean, failure: string |
   if (cancelled) return 'cancelled'
   if (failure) return 'failed'
   return jobs.every((j) => j.status === 'succeeded') ? 'completed' : 'failed'
-}
-
-function expandTilde(p: string, home: string): string {
-  if (p === '~') return home
-  if (p.startsWith('~/')) return `${home.replace(/\/$/, '')}/${p.slice(2)}`
-  return p.replace(/\/+$/, '') || '/'
 }
 
 function firstLine(text: string): string {

@@ -137,6 +137,28 @@ export class PresetsStore {
     })
   }
 
+  /**
+   * Replaces the saved preset `slug` with `preset`; when the new plan name gives another slug, the
+   * preset moves there (refused when that slug is another preset's, unless `overwrite`).
+   */
+  async replace(slug: string, preset: PresetInput | Preset, options: SaveOptions = {}): Promise<SavedPreset> {
+    checkSlug(slug)
+    return this.serially(async () => {
+      await this.get(slug)
+      const checked = this.checked(preset)
+      const next = presetSlug(checked.plan.name)
+      if (next !== slug) await this.refuseTaken(next, checked.plan.name, options)
+      const saved = await this.write(next, checked)
+      if (next !== slug) await fs.rm(this.fileOf(slug), { force: true })
+      return saved
+    })
+  }
+
+  /** Whether a file (readable preset or not) already holds this slug. */
+  async has(slug: string): Promise<boolean> {
+    return isPresetSlug(slug) && exists(this.fileOf(slug))
+  }
+
   async remove(slug: string): Promise<void> {
     checkSlug(slug)
     return this.serially(async () => {

@@ -201,4 +201,43 @@ export class RunStore {
   async remove(id: string): Promise<void> {
     await fs.rm(this.dirOf(id), { recursive: true, force: true })
   }
+
+  /**
+   * Gives a run another name: run.json is rewritten atomically with the new name (the plan keeps
+   * the name it was run under). The caller makes sure the run is not going meanwhile; a run marked
+   * running by a process that is alive (the CLI) is refused.
+   */
+  async rename(id: string, name: string): Promise<RunDocument> {
+    const dir = this.dirOf(id)
+    const doc = await markIfInterrupted(dir, await readRun(dir))
+    if (doc.status === 'running') throw new RunFileError(`run ${id} is still going in another VirtBench process; rename it when it has ended`)
+    const renamed: RunDocument = { ...doc, name, updatedAt: new Date().toISOString() }
+    await writeRunFile(dir, renamed)
+    return renamed
+  }
+
+  /** Whether a run folder with this id holds a run document. */
+  async has(id: string): Promise<boolean> {
+    try {
+      await fs.access(path.join(this.dirOf(id), RUN_FILE))
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /** Adds a finished run document (no raw outputs) under its own id; false when that id is taken. */
+  async add(doc: RunDocument): Promise<boolean> {
+    const dir = this.dirOf(doc.id)
+    await fs.mkdir(this.root, { recursive: true })
+    try {
+      await fs.mkdir(dir)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+      throw error
+    }
+    await fs.mkdir(path.join(dir, RAW_DIR))
+    await writeRunFile(dir, doc)
+    return true
+  }
 }

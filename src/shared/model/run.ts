@@ -143,6 +143,22 @@ export const RunTestSchema = z.strictObject({
 })
 export type RunTest = z.infer<typeof RunTestSchema>
 
+/**
+ * Where a run's figures come from when VirtBench did not measure them: a study's published
+ * figures, typed in (one repetition per cell, no raw outputs). Shown with the run, so nobody
+ * takes them for a measurement of their own machines.
+ */
+export const RunSourceSchema = z.strictObject({
+  kind: z.literal('published'),
+  /** The publication, as people name it. */
+  title: z.string().min(1),
+  /** Where to find it (the seed file, a URL, a citation). */
+  citation: z.string().min(1),
+  /** What the figures are and are not: "published figures, not measured here"... */
+  note: z.string().min(1)
+})
+export type RunSource = z.infer<typeof RunSourceSchema>
+
 export const RunDocumentSchema = z.strictObject({
   kind: z.literal(RUN_KIND),
   version: z.literal(RUN_VERSION),
@@ -161,7 +177,9 @@ export const RunDocumentSchema = z.strictObject({
   preflight: z.array(FindingSchema).default([]),
   jobs: z.array(JobSchema),
   /** Why the run stopped early, when it did. */
-  error: z.string().optional()
+  error: z.string().optional(),
+  /** Present when the figures were not measured by VirtBench: published ones (the example built from study 001). */
+  source: RunSourceSchema.optional()
 })
 export type RunDocument = z.infer<typeof RunDocumentSchema>
 
@@ -175,6 +193,8 @@ export interface RunSummary {
   baseline: string
   variants: string[]
   jobs: { total: number; succeeded: number; failed: number }
+  /** Published figures, not measured here (the example comparison). */
+  source?: { kind: 'published'; title: string }
 }
 
 export function summarizeRun(run: RunDocument): RunSummary {
@@ -191,7 +211,8 @@ export function summarizeRun(run: RunDocument): RunSummary {
       total: run.jobs.length,
       succeeded: run.jobs.filter((j) => j.status === 'succeeded').length,
       failed: run.jobs.filter((j) => j.status === 'failed').length
-    }
+    },
+    ...(run.source ? { source: { kind: run.source.kind, title: run.source.title } } : {})
   }
 }
 

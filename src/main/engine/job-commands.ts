@@ -1,0 +1,60 @@
+import type { StorageTarget } from '../../shared/model/plan'
+import type { Job } from '../../shared/model/run'
+import type { Scenario } from '../../shared/model/scenario'
+import { TOOLS } from '../tools/registry'
+import type { PeerFacts, Plan, TargetFacts } from '../tools/types'
+
+/**
+ * What a job runs, as pure functions of the plan and the targets: where a run's files go on a
+ * target, which address a network client uses to reach its peer, and the tool's plan (its exact
+ * steps) for one job. The runner builds the same facts from a live session; the plan review
+ * (plans:review) from the inventory alone, before anything is connected.
+ */
+
+/** The work directory a plan's storage tests use before `~` is expanded. */
+export const DEFAULT_WORK_ROOT = '~/virtbench-work'
+
+/** `~` and `~/x` in `home`; other paths with trailing slashes dropped ("/" stays "/"). */
+export function expandTilde(p: string, home: string): string {
+  if (p === '~') return home
+  if (p.startsWith('~/')) return `${home.replace(/\/$/, '')}/${p.slice(2)}`
+  return p.replace(/\/+$/, '') || '/'
+}
+
+/** The storage root on a target: the plan's work directory (the default one for a raw-device plan), `~` expanded. */
+export function workRootOf(storage: StorageTarget, homeDir: string): string {
+  return expandTilde(storage.kind === 'directory' ? storage.path : DEFAULT_WORK_ROOT, homeDir)
+}
+
+/** `<root>/vb-<run id>`: test files and job folders of one run on one target. */
+export function runDirOf(root: string, runId: string): string {
+  return `${root}/vb-${runId}`
+}
+
+/** What picking a peer's address needs to know of it. */
+export interface PeerAddressing {
+  name: string
+  kind: 'ssh' | 'local'
+  address?: string
+  addresses: { private?: string; public?: string }
+}
+
+/** The address a client uses to reach `peer`, by the network path of the measured side's scenario. */
+export function peerAddressOf(peer: PeerAddressing, scenario: Scenario | undefined): string {
+  const path = scenario?.network
+  if (path === 'eip') {
+    if (!peer.addresses.public) throw new Error(`${peer.name} has no public (EIP) address: add it to the target, or choose another network path`)
+    return peer.addresses.public
+  }
+  if (path === 'private') {
+    if (!peer.addresses.private) throw new Error(`${peer.name} has no private/VPC address: add it to the target, or choose another network path`)
+    return peer.addresses.private
+  }
+  return peer.addresses.private ?? (peer.kind === 'local' ? '127.0.0.1' : (peer.address ?? '127.0.0.1'))
+}
+
+/** The tool's plan for one job: its parameters checked by the tool's schema, then planned with the facts given. */
+export function planOfJob(job: Pick<Job, 'tool' | 'params'>, target: TargetFacts, peer?: PeerFacts): Plan {
+  const tool = TOOLS[job.tool]
+  return tool.plan(tool.params.parse(job.params), { target, ...(peer ? { peer } : {}) })
+}
