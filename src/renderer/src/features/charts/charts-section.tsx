@@ -1,13 +1,56 @@
-import type { ReactElement } from 'react'
+import { useId, useMemo, type ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
+import { GroupedBarsChart } from './grouped-bars-chart'
+import { IozoneHeatmap } from './iozone-heatmap'
+import { LatencyChart } from './latency-chart'
+import { MonitorSeriesChart } from './monitor-series-chart'
+import { NetworkMatrixHeatmap } from './network-matrix-heatmap'
+import { RelativeChart } from './relative-chart'
+import { availableCharts, type ChartKind } from './available'
+import './charts.css'
 
-/** Every chart a run has data for. (stub: charts helper) */
-export function ChartsSection({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
-  return <section aria-label="Charts">{run.id} {comparison.rows.length}</section>
+/** Every chart a run has data for, side by side; charts without data are left out, never drawn empty. */
+export function ChartsSection({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement | null {
+  const kinds = useMemo(() => availableCharts(run, comparison), [run, comparison])
+  const id = useId()
+  if (kinds.length === 0) return null
+  const chart = (kind: ChartKind): ReactElement => {
+    switch (kind) {
+      case 'grouped-bars':
+        return <GroupedBarsChart key={kind} comparison={comparison} />
+      case 'relative':
+        return <RelativeChart key={kind} comparison={comparison} />
+      case 'latency':
+        return <LatencyChart key={kind} comparison={comparison} />
+      case 'network-matrix':
+        return <NetworkMatrixHeatmap key={kind} run={run} />
+      case 'monitor':
+        return <MonitorSeriesChart key={kind} run={run} />
+      case 'iozone':
+        return <IozoneHeatmap key={kind} run={run} />
+    }
+  }
+  return (
+    <section className="charts-section" aria-labelledby={id}>
+      <h2 id={id}>Charts</h2>
+      <div className="charts-grid">{kinds.map(chart)}</div>
+    </section>
+  )
 }
 
-/** The charts of a comparison alone (grouped bars, relative %), e.g. for runs compared side by side. (stub) */
-export function ComparisonCharts({ comparison }: { comparison: Comparison }): ReactElement {
-  return <section aria-label="Charts">{comparison.rows.length}</section>
+/** The charts of a comparison alone (grouped bars, relative %), e.g. for runs compared side by side. */
+export function ComparisonCharts({ comparison }: { comparison: Comparison }): ReactElement | null {
+  const kinds = useMemo(() => availableCharts(undefined, comparison).filter((k) => k === 'grouped-bars' || k === 'relative'), [comparison])
+  const id = useId()
+  if (kinds.length === 0) return null
+  return (
+    <section className="charts-section" aria-labelledby={id}>
+      <h2 id={id}>Charts</h2>
+      <div className="charts-grid">
+        {kinds.includes('grouped-bars') ? <GroupedBarsChart comparison={comparison} /> : null}
+        {kinds.includes('relative') ? <RelativeChart comparison={comparison} /> : null}
+      </div>
+    </section>
+  )
 }

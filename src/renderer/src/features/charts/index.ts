@@ -1,2 +1,10 @@
-/** The charts (stub: charts helper replaces this file). */
+/** The charts of a run's results (recharts; colours from palette.ts). */
 export { ChartsSection, ComparisonCharts } from './charts-section'
+export { GroupedBarsChart } from './grouped-bars-chart'
+export { RelativeChart } from './relative-chart'
+export { LatencyChart } from './latency-chart'
+export { NetworkMatrixHeatmap } from './network-matrix-heatmap'
+export { MonitorSeriesChart } from './monitor-series-chart'
+export { IozoneHeatmap } from './iozone-heatmap'
+export { availableCharts, type ChartKind } from './available'
+export * from './palette'

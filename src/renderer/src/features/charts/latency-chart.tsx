@@ -1,0 +1,113 @@
+import { useMemo, type ReactElement } from 'react'
+import { CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
+import type { Comparison } from '../../../../shared/model/comparison'
+import { formatValue } from '../../../../shared/format'
+import { absent, AXIS_PROPS, ChartCard, ChartFigure, figureCell, GRID_PROPS, LEGEND_PROPS, TOOLTIP_PROPS, type DataTableProps } from './chart-parts'
+import { latencyData, type LatencyData } from './latency'
+import { colourOf, markerOf, MARK_STROKE, TEXT_COLOUR } from './palette'
+
+/** The plot's height: a band per latency, room for a few targets' markers side by side (more overlap). */
+export function latencyHeight(groups: number, series: number): number {
+  return Math.max(180, groups * Math.min(64, Math.max(28, series * 10)) + 80)
+}
+
+/**
+ * Points per latency row, one marker shape per target, so close figures stay apart: a row's band
+ * on the y axis, each target offset within it. A log axis when the latencies span a wide range.
+ */
+export function latencyPoints(data: LatencyData): { key: string; name: string; index: number; points: { y: number; value: number; range: [number, number]; group: string }[] }[] {
+  const count = data.series.length
+  return data.series.map((s) => ({
+    key: s.key,
+    name: s.name,
+    index: s.index,
+    points: data.groups.flatMap((g, gi) => {
+      const p = g.points[s.index]
+      if (!p) return []
+      const offset = count > 1 ? (s.index - (count - 1) / 2) * (0.6 / (count - 1)) : 0
+      return [{ y: gi + offset, value: p.value, range: [p.value - p.min, p.max - p.value] as [number, number], group: g.label }]
+    })
+  }))
+}
+
+export function LatencyChart({ comparison }: { comparison: Comparison }): ReactElement | null {
+  const data = useMemo(() => latencyData(comparison), [comparison])
+  if (data.groups.length === 0) return null
+  const series = latencyPoints(data)
+  const labels = data.groups.map((g) => g.label)
+  const height = latencyHeight(data.groups.length, data.series.length)
+  return (
+    <ChartCard
+      title="Latency"
+      howToRead={`Lower is better. One marker per target; the line through it spans the lowest to highest repetition.${data.scale === 'log' ? ' The axis is logarithmic: the latencies span a wide range.' : ''}`}
+    >
+      <ChartFigure name="Latency per target" height={height} summary={latencySummary(data)} table={latencyTable(data)}>
+        <ResponsiveContainer width="100%" height="100%">
+          <ScatterChart accessibilityLayer={false} margin={{ top: 8, right: 24, bottom: 4, left: 8 }}>
+            <CartesianGrid {...GRID_PROPS} />
+            <XAxis
+              type="number"
+              dataKey="value"
+              name="Latency"
+              scale={data.scale}
+              domain={data.scale === 'log' ? ['auto', 'auto'] : [0, 'auto']}
+              tickFormatter={(v: number) => formatValue(v, 's')}
+              {...AXIS_PROPS}
+            />
+            <YAxis
+              type="number"
+              dataKey="y"
+              name="Figure"
+              reversed
+              domain={[-0.5, data.groups.length - 0.5]}
+              ticks={labels.map((_, i) => i)}
+              interval={0}
+              tickFormatter={(v: number) => labels[v] ?? ''}
+              width={240}
+              {...AXIS_PROPS}
+            />
+            <Tooltip
+              {...TOOLTIP_PROPS}
+              cursor={false}
+              formatter={(value, name) => (name === 'Figure' ? [labels[Math.round(Number(value))] ?? '', 'Figure'] : [formatValue(Number(value), 's'), name])}
+            />
+            <Legend {...LEGEND_PROPS} />
+            {series.map((s) => (
+              <Scatter key={s.key} name={s.name} data={s.points} fill={colourOf(s.index)} stroke={MARK_STROKE} shape={markerOf(s.index)} legendType={markerOf(s.index)} isAnimationActive={false}>
+                <ErrorBar dataKey="range" direction="x" stroke={TEXT_COLOUR} width={4} isAnimationActive={false} />
+              </Scatter>
+            ))}
+          </ScatterChart>
+        </ResponsiveContainer>
+      </ChartFigure>
+    </ChartCard>
+  )
+}
+
+/** "Lowest latency per figure: …" names the target with the lowest figure in each row. */
+export function latencySummary(data: LatencyData): string {
+  const parts = data.groups.map((g) => {
+    const measured = data.series.flatMap((s) => {
+      const p = g.points[s.index]
+      return p ? [{ name: s.name, value: p.value }] : []
+    })
+    const best = measured.reduce((a, b) => (b.value < a.value ? b : a))
+    return `${g.label}: lowest on ${best.name} (${formatValue(best.value, 's')})`
+  })
+  return `Latencies of ${data.groups.length} figure${data.groups.length === 1 ? '' : 's'}. ${parts.join('; ')}.`
+}
+
+function latencyTable(data: LatencyData): DataTableProps {
+  return {
+    caption: 'Latency per target (lower is better)',
+    corner: 'Figure',
+    columns: data.series.map((s) => s.name),
+    rows: data.groups.map((g) => ({
+      header: g.label,
+      cells: data.series.map((s) => {
+        const p = g.points[s.index]
+        return p ? figureCell(p.value, 's', p.values) : absent(`not measured: no successful repetition on ${s.name}`)
+      })
+    }))
+  }
+}

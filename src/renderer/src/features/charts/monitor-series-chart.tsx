@@ -1,0 +1,118 @@
+import { useMemo, useState, type ReactElement } from 'react'
+import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import type { RunDocument } from '../../../../shared/model/run'
+import type { Unit } from '../../../../shared/model/sample'
+import { formatValue } from '../../../../shared/format'
+import { AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, figureCell, GRID_PROPS, LEGEND_PROPS, patternFill, SeriesPatterns, tickOf, TOOLTIP_PROPS, useSvgId, type DataTableProps } from './chart-parts'
+import { defaultMeasure, defaultMonitorJob, MONITOR_MEASURES, monitorJobs, monitorSources, monitorView, type MonitorMeasure, type MonitorView } from './monitor'
+import { colourOf, dashOf, markerOf, MARK_STROKE } from './palette'
+
+export const MONITOR_HEIGHT = 260
+
+/** Series colours for the monitor's sources: not the baseline's grey, the variants' hues. */
+const sourceColour = (index: number): number => index + 1
+
+/**
+ * What the block layer saw during a storage job: the measured machine's own disks and, for a guest,
+ * its physical host's disks (guest-visible vs host-visible I/O); per second when recorded.
+ */
+export function MonitorSeriesChart({ run }: { run: RunDocument }): ReactElement | null {
+  const jobs = useMemo(() => monitorJobs(run), [run])
+  const [jobKey, setJobKey] = useState<string | undefined>(undefined)
+  const [measureKey, setMeasureKey] = useState<MonitorMeasure | undefined>(undefined)
+  const prefix = useSvgId()
+  const choice = jobs.find((j) => j.key === jobKey) ?? jobs.find((j) => j.key === defaultMonitorJob(run, jobs))
+  if (!choice) return null
+  const sources = monitorSources(run, choice.job)
+  const measure = MONITOR_MEASURES.find((m) => m.key === measureKey) ?? MONITOR_MEASURES.find((m) => m.key === defaultMeasure(sources))!
+  const view = monitorView(sources, measure.key)
+  const name = `${measure.label} during ${choice.label}`
+  return (
+    <ChartCard
+      title="Host monitor: guest-visible and host-visible I/O"
+      howToRead="What the block layer of the measured machine, and of its physical host when the run could reach it, did while the job ran (/proc/diskstats, every second). A guest whose host moves far more, or far less, than the guest asked for shows a cache or a layer in between."
+      controls={
+        <>
+          <ChartSelect label="Job" value={choice.key} onChange={setJobKey} options={jobs.map((j) => ({ value: j.key, label: j.label }))} />
+          <ChartSelect label="Measure" value={measure.key} onChange={(v) => setMeasureKey(v as MonitorMeasure)} options={MONITOR_MEASURES.map((m) => ({ value: m.key, label: m.label }))} />
+        </>
+      }
+    >
+      <SeriesPatterns prefix={prefix} count={sources.length + 1} />
+      <ChartFigure name={name} height={MONITOR_HEIGHT} summary={monitorSummary(view, measure)} table={monitorTable(view, measure, name)}>
+        <ResponsiveContainer width="100%" height="100%">
+          {view.mode === 'series' ? (
+            <LineChart data={view.rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
+              <CartesianGrid {...GRID_PROPS} />
+              <XAxis type="number" dataKey="at" domain={['dataMin', 'dataMax']} tickFormatter={(v: number) => `${v} s`} {...AXIS_PROPS} />
+              <YAxis tickFormatter={tickOf(measure.unit)} width={84} {...AXIS_PROPS} />
+              <Tooltip {...TOOLTIP_PROPS} cursor={{ stroke: 'var(--border)' }} labelFormatter={(v) => `${String(v)} s`} formatter={(value) => formatValue(Number(value), measure.unit)} />
+              <Legend {...LEGEND_PROPS} />
+              {view.sources.map((s) => (
+                <Line
+                  key={s.key}
+                  dataKey={s.key}
+                  name={s.name}
+                  stroke={colourOf(sourceColour(s.index))}
+                  strokeWidth={2}
+                  strokeDasharray={dashOf(sourceColour(s.index))}
+                  dot={false}
+                  legendType={markerOf(sourceColour(s.index))}
+                  connectNulls
+                  isAnimationActive={false}
+                />
+              ))}
+            </LineChart>
+          ) : (
+            <BarChart data={view.bars} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
+              <CartesianGrid vertical={false} {...GRID_PROPS} />
+              <XAxis dataKey="name" interval={0} {...AXIS_PROPS} />
+              <YAxis tickFormatter={tickOf(measure.unit)} width={84} {...AXIS_PROPS} />
+              <Tooltip {...TOOLTIP_PROPS} formatter={(value) => formatValue(Number(value), measure.unit)} />
+              <Bar dataKey="value" name={measure.label} stroke={MARK_STROKE} isAnimationActive={false} maxBarSize={72}>
+                {view.bars.map((_, i) => (
+                  <Cell key={i} fill={patternFill(prefix, sourceColour(i))} />
+                ))}
+              </Bar>
+            </BarChart>
+          )}
+        </ResponsiveContainer>
+      </ChartFigure>
+      {view.mode === 'summary' ? (
+        <p className="charts-note">The per-second series was not recorded for this job: each bar is the average over the job&apos;s monitored time.</p>
+      ) : null}
+    </ChartCard>
+  )
+}
+
+export function monitorSummary(view: MonitorView, measure: { label: string; unit: Unit }): string {
+  if (view.mode === 'summary') {
+    return `${measure.label}, average over the job: ${view.bars.map((b) => `${b.name} ${formatValue(b.value, measure.unit)} over ${b.seconds} s`).join('; ')}.`
+  }
+  const parts = view.sources.map((s) => {
+    const values = view.rows.flatMap((r) => (r[s.key] !== undefined ? [r[s.key]!] : []))
+    const peak = Math.max(...values)
+    return `${s.name}: ${values.length} seconds, peak ${formatValue(peak, measure.unit)}`
+  })
+  return `${measure.label} second by second. ${parts.join('; ')}.`
+}
+
+function monitorTable(view: MonitorView, measure: { label: string; unit: Unit }, name: string): DataTableProps {
+  if (view.mode === 'summary') {
+    return {
+      caption: `${name}: average over the job`,
+      corner: 'Disk',
+      columns: [measure.label, 'Monitored time'],
+      rows: view.bars.map((b) => ({ header: b.name, cells: [figureCell(b.value, measure.unit), { text: formatValue(b.seconds, 's') }] }))
+    }
+  }
+  return {
+    caption: `${name}, second by second`,
+    corner: 'Second',
+    columns: view.sources.map((s) => s.name),
+    rows: view.rows.map((r) => ({
+      header: `${r.at} s`,
+      cells: view.sources.map((s) => (r[s.key] !== undefined ? figureCell(r[s.key]!, measure.unit) : { text: '—', title: 'no sample at this second' }))
+    }))
+  }
+}

@@ -1,0 +1,79 @@
+import type { RunDocument } from '../../../../shared/model/run'
+import type { Aggregate } from '../../../../shared/model/tool-ids'
+import type { Better, Unit } from '../../../../shared/model/sample'
+import { networkMatrices, type NetworkMatrix } from '../../../../shared/network-tables'
+
+/**
+ * The network matrix as a source x destination grid. The shared tables (src/shared/network-tables)
+ * key a cell by client and server; here a cell is where the data came from and where it went, so
+ * a `peer->target` flow (iperf3 -R) counts from the server's machine to the client's. ping has no
+ * direction: its cell is the machine that pinged and the one that answered.
+ */
+
+export interface MatrixCellFigure {
+  /** The test's aggregate of the repetitions. */
+  value: number
+  values: number[]
+}
+
+export interface MatrixGrid {
+  key: string
+  label: string
+  testTitle: string
+  metric: string
+  direction?: string
+  unit: Unit
+  better: Better
+  aggregate: Aggregate
+  /** Row and column headers: every machine of the matrix, in the plan's order. */
+  machines: string[]
+  /** cells[source][destination]: undefined where nothing was measured (and on the diagonal). */
+  cells: (MatrixCellFigure | undefined)[][]
+}
+
+/** Bandwidth first (what the studies tabulate), then the rest in the run's order. */
+const PREFERENCE = ['iperf3.received.bandwidth', 'iperf.bandwidth', 'iperf3.bandwidth']
+
+export function matrixGrids(run: RunDocument): MatrixGrid[] {
+  const rank = (m: NetworkMatrix): number => {
+    const i = PREFERENCE.indexOf(m.metric)
+    return i === -1 ? PREFERENCE.length : i
+  }
+  return networkMatrices(run)
+    .map((m, order) => ({ m, order }))
+    .sort((a, b) => rank(a.m) - rank(b.m) || a.order - b.order)
+    .map(({ m }) => gridOf(m))
+    .filter((g) => g.cells.some((row) => row.some((c) => c !== undefined)))
+}
+
+function gridOf(m: NetworkMatrix): MatrixGrid {
+  const machines = m.targets
+  const cells: (MatrixCellFigure | undefined)[][] = machines.map(() => machines.map(() => undefined))
+  const reversed = m.direction === 'peer->target'
+  for (const cell of m.cells) {
+    if (cell.value === undefined) continue
+    const source = machines.indexOf(reversed ? cell.to : cell.from)
+    const destination = machines.indexOf(reversed ? cell.from : cell.to)
+    if (source < 0 || destination < 0) continue
+    cells[source]![destination] = { value: cell.value, values: cell.values }
+  }
+  const direction = m.direction ? ` (${m.direction})` : ''
+  return {
+    key: [m.testId, m.metric, m.direction ?? ''].join('|'),
+    label: `${m.testTitle} · ${m.metric}${direction}`,
+    testTitle: m.testTitle,
+    metric: m.metric,
+    ...(m.direction !== undefined ? { direction: m.direction } : {}),
+    unit: m.unit,
+    better: m.better,
+    aggregate: m.aggregate,
+    machines,
+    cells
+  }
+}
+
+/** The smallest and largest figure of a grid, for its colour scale; undefined when empty. */
+export function gridRange(cells: readonly (readonly ({ value: number } | undefined)[])[]): [number, number] | undefined {
+  const values = cells.flatMap((row) => row.flatMap((c) => (c ? [c.value] : [])))
+  return values.length > 0 ? [Math.min(...values), Math.max(...values)] : undefined
+}

@@ -1,0 +1,122 @@
+import { useMemo, useState, type ReactElement } from 'react'
+import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, LabelList, ReferenceLine, ResponsiveContainer, Tooltip, usePlotArea, XAxis, YAxis } from 'recharts'
+import type { Comparison } from '../../../../shared/model/comparison'
+import { formatPct } from '../../../../shared/format'
+import { absent, AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, GRID_PROPS, TOOLTIP_PROPS, type DataTableProps } from './chart-parts'
+import { MARK_STROKE, REFERENCE_COLOUR, relativeColour, TEXT_COLOUR } from './palette'
+import { RELATIVE_AXIS_CAP, relativeData, relativeDomainMax, relativeRows, relativeTicks, relativeViews, type RelativeData, type RelativeItem } from './relative'
+
+const ROW_HEIGHT = 36
+const LABEL_COLUMN = 150
+
+/** The plot's height for `items` bars: fixed per bar, so a view always takes the same room. */
+export function relativeHeight(items: number): number {
+  return Math.max(160, items * ROW_HEIGHT + 64)
+}
+
+/** A bar's label in a column of its own right of the plot, so whiskers never run through it. */
+function ColumnLabel(props: { y?: number | string; height?: number | string; value?: unknown }): ReactElement | null {
+  const plot = usePlotArea()
+  if (!plot || props.value === undefined) return null
+  const y = Number(props.y ?? 0) + Number(props.height ?? 0) / 2
+  return (
+    <text x={plot.x + plot.width + 12} y={y} dominantBaseline="central" fill={TEXT_COLOUR} fontSize={12}>
+      {String(props.value)}
+    </text>
+  )
+}
+
+/** The bar's label: figure, sign and, within noise, says so; an arrow when the bar runs off the axis. */
+export function relativeLabel(item: Pick<RelativeItem, 'pct' | 'withinNoise'>): string {
+  const tone = relativeColour(item.pct, item.withinNoise)
+  const over = item.pct > RELATIVE_AXIS_CAP ? '▶ ' : ''
+  return `${over}${formatPct(item.pct)} ${tone?.symbol ?? ''}${item.withinNoise ? ' within noise' : ''}`.trim()
+}
+
+/**
+ * Relative % (100 % = the baseline, more is always better) with the 95 % confidence interval as
+ * error bars: every headline metric of one variant, or one metric for every variant.
+ */
+export function RelativeChart({ comparison }: { comparison: Comparison }): ReactElement | null {
+  const views = useMemo(() => relativeViews(comparison), [comparison])
+  const [selected, setSelected] = useState<string | undefined>(undefined)
+  const view = views.find((v) => v.key === selected) ?? views[0]
+  if (!view) return null
+  const data = relativeData(comparison, view)
+  const rows = relativeRows(data.items).map((row, i) => ({ ...row, text: relativeLabel(data.items[i]!) }))
+  const max = relativeDomainMax(data.items)
+  return (
+    <ChartCard
+      wide
+      title="Relative to the baseline"
+      howToRead={`100 % means as good as ${comparison.baseline}; more is always better (latencies are inverted). Whiskers are the 95 % confidence interval; a bar whose interval crosses 100 % is within noise (≈).`}
+      controls={
+        <ChartSelect
+          label="Show"
+          value={view.key}
+          onChange={setSelected}
+          groups={[
+            { label: 'One variant, every headline metric', options: views.filter((v) => v.kind === 'variant').map((v) => ({ value: v.key, label: v.label })) },
+            { label: 'One metric, every variant', options: views.filter((v) => v.kind === 'metric').map((v) => ({ value: v.key, label: v.label })) }
+          ]}
+        />
+      }
+    >
+      <ChartFigure name={`${data.title}, relative %`} height={relativeHeight(data.items.length)} summary={relativeSummary(data)} table={relativeTable(data)}>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={rows} layout="vertical" accessibilityLayer={false} margin={{ top: 22, right: LABEL_COLUMN, bottom: 4, left: 8 }}>
+            <CartesianGrid horizontal={false} {...GRID_PROPS} />
+            <XAxis type="number" domain={[0, max]} ticks={relativeTicks(max)} allowDataOverflow tickFormatter={(v: number) => formatPct(v)} {...AXIS_PROPS} />
+            <YAxis type="category" dataKey="label" width={280} interval={0} {...AXIS_PROPS} />
+            <Tooltip formatter={(value) => formatPct(Number(value), 1)} {...TOOLTIP_PROPS} />
+            <ReferenceLine x={100} stroke={REFERENCE_COLOUR} strokeWidth={1.5} strokeDasharray="4 3" ifOverflow="extendDomain" label={{ value: '100 %', position: 'top', fill: TEXT_COLOUR, fontSize: 12 }} />
+            <Bar dataKey="pct" name="Relative %" isAnimationActive={false} stroke={MARK_STROKE} barSize={18}>
+              {data.items.map((item, i) => (
+                <Cell key={i} fill={relativeColour(item.pct, item.withinNoise)?.colour} fillOpacity={item.withinNoise ? 0.45 : 1} />
+              ))}
+              <ErrorBar dataKey="ci" direction="x" stroke={TEXT_COLOUR} width={6} isAnimationActive={false} />
+              <LabelList dataKey="text" content={<ColumnLabel />} />
+            </Bar>
+          </BarChart>
+        </ResponsiveContainer>
+      </ChartFigure>
+    </ChartCard>
+  )
+}
+
+/** "3 of 10 better than the baseline, 1 worse, 6 within noise or about the same." */
+export function relativeSummary(data: RelativeData): string {
+  const count = { better: 0, worse: 0, same: 0 }
+  for (const item of data.items) {
+    const tone = relativeColour(item.pct, item.withinNoise)?.tone
+    if (tone === 'better' || tone === 'much-better') count.better++
+    else if (tone === 'worse' || tone === 'much-worse') count.worse++
+    else count.same++
+  }
+  const parts = [`${data.title}: ${count.better} of ${data.items.length} better than the baseline beyond noise, ${count.worse} worse, ${count.same} within noise or about the same.`]
+  if (data.missing.length > 0) parts.push(`${data.missing.length} without a relative figure.`)
+  return parts.join(' ')
+}
+
+function relativeTable(data: RelativeData): DataTableProps {
+  return {
+    caption: `${data.title}: relative % and 95 % confidence interval`,
+    corner: 'Figure',
+    columns: ['Relative %', '95 % interval', 'Reading', 'Flags'],
+    rows: [
+      ...data.items.map((item) => ({
+        header: item.label,
+        cells: [
+          { text: formatPct(item.pct, 1) },
+          item.ci95 ? { text: `${formatPct(item.ci95[0], 1)} to ${formatPct(item.ci95[1], 1)}` } : absent('no interval: a side has fewer than two repetitions'),
+          { text: item.withinNoise ? 'within noise' : (relativeColour(item.pct, item.withinNoise)?.words ?? '') },
+          { text: item.flags.length > 0 ? item.flags.map((f) => f.replace(/-/g, ' ')).join(', ') : 'none' }
+        ]
+      })),
+      ...data.missing.map((label) => ({
+        header: label,
+        cells: [absent('no relative %: a side has no value, or the ratio does not exist (a zero baseline)'), absent('no interval'), { text: 'not compared' }, { text: '' }]
+      }))
+    ]
+  }
+}

@@ -1,0 +1,252 @@
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { compare } from '../../../src/shared/compare'
+import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import type { RunDocument } from '../../../src/shared/model/run'
+import {
+  ChartsSection,
+  ComparisonCharts,
+  GroupedBarsChart,
+  IozoneHeatmap,
+  LatencyChart,
+  MonitorSeriesChart,
+  NetworkMatrixHeatmap,
+  RelativeChart
+} from '../../../src/renderer/src/features/charts'
+import { loopbackRun } from '../run-fixture'
+import { iozoneRun, monitoredRun, queuedRun } from './chart-fixtures'
+
+const run = loopbackRun()
+const comparison = compare(comparisonInputOf(run))
+const GUEST = 'guest (cache=none)'
+
+/** The body rows of a table, each as its header and cell texts. */
+function tableRows(table: HTMLElement): string[][] {
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent ?? ''))
+}
+
+function card(title: string): HTMLElement {
+  return screen.getByRole('region', { name: title })
+}
+
+describe('GroupedBarsChart', () => {
+  it('draws the first headline metric for the baseline and the variant, with a table of the figures', () => {
+    const { container } = render(<GroupedBarsChart comparison={comparison} />)
+    const section = card('Baseline and variants side by side')
+    expect(within(section).getByRole('combobox', { name: 'Metric' })).toHaveProperty('value', 'fio-randread|fio.read.iops|op/s|higher')
+    const figure = within(section).getByRole('figure', { name: '4 KiB random read · fio.read.iops: baseline and variants' })
+    const table = within(figure).getByRole('table', { name: /fio\.read\.iops, the median of its repetitions/ })
+    expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Labels', 'host', GUEST])
+    expect(tableRows(table)).toEqual([['fio.read.iops', '21.2k op/s', '21.8k op/s']])
+    expect(within(table).getByText('21.2k op/s').getAttribute('title')).toBe('3 repetitions: 21.1k op/s, 21.2k op/s, 22.4k op/s')
+    expect(container.querySelectorAll('.recharts-bar')).toHaveLength(2)
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(2)
+    expect(within(figure).getByText('host: 21.2k op/s, guest (cache=none): 21.8k op/s.')).toBeTruthy()
+  })
+
+  it('switches metric from the keyboard and draws one group per label set', async () => {
+    const user = userEvent.setup()
+    const { container } = render(<GroupedBarsChart comparison={comparison} />)
+    const select = screen.getByRole('combobox', { name: 'Metric' })
+    await user.tab()
+    expect(document.activeElement).toBe(select)
+    await user.selectOptions(select, 'mbw|mbw.memcpy.bandwidth|B/s|higher')
+    const table = screen.getByRole('table', { name: /mbw\.memcpy\.bandwidth/ })
+    expect(tableRows(table).map((r) => r[0])).toEqual(['iteration=0', 'iteration=1', 'overall'])
+    expect(tableRows(table)[2]).toEqual(['overall', '20.9 GiB/s', '22.5 GiB/s'])
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(6)
+  })
+
+  it('shows the numbers table on request', async () => {
+    const user = userEvent.setup()
+    render(<GroupedBarsChart comparison={comparison} />)
+    const box = screen.getByRole('table').parentElement!
+    expect(box.className).toContain('visually-hidden')
+    const show = screen.getByRole('button', { name: 'Show the numbers' })
+    expect(show.getAttribute('aria-controls')).toBe(box.id)
+    await user.click(show)
+    expect(box.className).not.toContain('visually-hidden')
+    expect(screen.getByRole('button', { name: 'Hide the numbers' }).getAttribute('aria-expanded')).toBe('true')
+  })
+
+  it('says "not measured" where a side has no value, never 0', () => {
+    const partial: RunDocument = { ...run, jobs: run.jobs.filter((j) => !(j.testId === 'fio-randread' && j.side === GUEST)) }
+    render(<GroupedBarsChart comparison={compare(comparisonInputOf(partial))} />)
+    const table = screen.getByRole('table')
+    expect(tableRows(table)).toEqual([['fio.read.iops', '21.2k op/s', '—']])
+    expect(within(table).getByText('—').getAttribute('title')).toBe(`not measured: no successful repetition on ${GUEST}`)
+    expect(screen.getByText(`host: 21.2k op/s, ${GUEST}: not measured.`)).toBeTruthy()
+  })
+})
+
+describe('RelativeChart', () => {
+  it("draws every headline metric of the variant with its interval and the 100 % line", () => {
+    const { container } = render(<RelativeChart comparison={comparison} />)
+    const section = card('Relative to the baseline')
+    const figure = within(section).getByRole('figure', { name: `${GUEST} relative to host, relative %` })
+    const table = within(figure).getByRole('table')
+    const rows = tableRows(table)
+    expect(rows).toHaveLength(24)
+    expect(rows[0]).toEqual(['4 KiB random read · fio.read.iops', '103.0 %', '97.2 % to 103.9 %', 'within noise', 'none'])
+    const mcblock = rows.find((r) => r[0] === 'mbw mbw · mbw.mcblock.bandwidth')!
+    expect(mcblock).toEqual(['mbw mbw · mbw.mcblock.bandwidth', '110.3 %', '104.7 % to 128.3 %', 'better than the baseline', 'faster than baseline'])
+    expect(rows[23]![0]).toBe('ping ping · ping.loss')
+    expect(rows[23]![1]).toBe('—')
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(23)
+    expect(container.querySelectorAll('.recharts-reference-line')).toHaveLength(1)
+    expect(container.querySelectorAll('.recharts-errorBar').length).toBeGreaterThanOrEqual(23)
+    expect(within(figure).getByText(/3 of 23 better than the baseline beyond noise, 0 worse, 20 within noise or about the same\. 1 without a relative figure\./)).toBeTruthy()
+    // the bar labels carry the sign and the noise verdict in text
+    expect(container.textContent).toContain('110 % ▲')
+    expect(container.textContent).toContain('103 % ≈ within noise')
+  })
+
+  it('shows one metric for every variant', async () => {
+    const user = userEvent.setup()
+    const { container } = render(<RelativeChart comparison={comparison} />)
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'metric:iperf3|iperf3.received.bandwidth|bit/s|higher')
+    expect(tableRows(screen.getByRole('table'))).toEqual([[GUEST, '99.9 %', '90.3 % to 117.3 %', 'within noise', 'none']])
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(1)
+  })
+
+  it('draws a figure without an interval when a side has one repetition', () => {
+    const once: RunDocument = { ...run, jobs: run.jobs.filter((j) => j.repetition === 1) }
+    const { container } = render(<RelativeChart comparison={compare(comparisonInputOf(once))} />)
+    const rows = tableRows(screen.getByRole('table'))
+    expect(rows[0]).toEqual(['4 KiB random read · fio.read.iops', `${((21780.21978 / 21055.944056) * 100).toFixed(1)} %`, '—', 'about the same as the baseline', 'none'])
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(23)
+    expect(container.querySelectorAll('.recharts-errorBar')).toHaveLength(0)
+  })
+})
+
+describe('LatencyChart', () => {
+  it('draws one marker per target and latency, lower is better', () => {
+    const { container } = render(<LatencyChart comparison={comparison} />)
+    const section = card('Latency')
+    expect(within(section).getByText(/Lower is better/)).toBeTruthy()
+    const table = within(section).getByRole('table', { name: 'Latency per target (lower is better)' })
+    const rows = tableRows(table)
+    expect(rows).toHaveLength(8)
+    expect(rows[7]).toEqual(['ping ping · rtt avg', '19.0 µs', '19.0 µs'])
+    expect(rows[0]).toEqual(['4 KiB random read · read clat p50', '45.8 µs', '44.8 µs'])
+    expect(container.querySelectorAll('.recharts-scatter')).toHaveLength(2)
+    expect(container.querySelectorAll('.recharts-scatter-symbol')).toHaveLength(16)
+  })
+})
+
+describe('NetworkMatrixHeatmap', () => {
+  it('writes each pair’s median bandwidth in a source x destination table', async () => {
+    const user = userEvent.setup()
+    render(<NetworkMatrixHeatmap run={run} />)
+    const section = card('Network matrix')
+    const table = within(section).getByRole('table', { name: /iperf3\.received\.bandwidth \(target->peer\): source \(rows\) to destination \(columns\)/ })
+    expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['from ↓ to →', 'host', GUEST])
+    expect(tableRows(table)).toEqual([
+      ['host', '— (the same machine: not measured)', '29.1 Gbit/s'],
+      [GUEST, '30.2 Gbit/s', '— (the same machine: not measured)']
+    ])
+    expect(within(table).getByText('29.1 Gbit/s').getAttribute('title')).toBe('3 repetitions: 29.1 Gbit/s, 27.8 Gbit/s, 30.5 Gbit/s')
+    expect(within(section).getByRole('region', { name: /source by destination/ }).tabIndex).toBe(0)
+    await user.selectOptions(within(section).getByRole('combobox', { name: 'Figure' }), 'ping|ping.rtt.avg|')
+    expect(tableRows(within(section).getByRole('table'))).toEqual([
+      ['host', '— (the same machine: not measured)', '17.0 µs'],
+      [GUEST, '29.0 µs', '— (the same machine: not measured)']
+    ])
+  })
+})
+
+describe('MonitorSeriesChart', () => {
+  it('draws the summary bars and says the per-second series was not recorded', () => {
+    const { container } = render(<MonitorSeriesChart run={run} />)
+    const section = card('Host monitor: guest-visible and host-visible I/O')
+    expect(within(section).getByRole('combobox', { name: 'Job' })).toHaveProperty('value', 'j0002')
+    expect(within(section).getByRole('combobox', { name: 'Measure' })).toHaveProperty('value', 'readBytesPerSecond')
+    expect(within(section).getByText(/per-second series was not recorded/)).toBeTruthy()
+    expect(tableRows(within(section).getByRole('table'))).toEqual([[`${GUEST} · vda, as the guest sees it`, '55.5 MiB/s', '1.54 s']])
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(1)
+  })
+
+  it('draws guest-visible and host-visible lines when the series was recorded', async () => {
+    const user = userEvent.setup()
+    const { container } = render(<MonitorSeriesChart run={monitoredRun()} />)
+    expect(screen.queryByText(/per-second series was not recorded/)).toBeNull()
+    expect(container.querySelectorAll('.recharts-line')).toHaveLength(2)
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Measure' }), 'readIops')
+    const table = screen.getByRole('table', { name: /second by second/ })
+    expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Second', `${GUEST} · vda, as the guest sees it`, 'host · sda, as its physical host sees it'])
+    expect(tableRows(table)).toEqual([
+      ['0 s', '14.0k op/s', '1.00k op/s'],
+      ['1 s', '14.4k op/s', '800 op/s'],
+      ['2 s', '—', '850 op/s']
+    ])
+  })
+})
+
+describe('IozoneHeatmap', () => {
+  it('shows file size x record size for a sub-test and a target', async () => {
+    const user = userEvent.setup()
+    const r = iozoneRun()
+    render(<IozoneHeatmap run={r} />)
+    const section = card('iozone: file size × record size')
+    const table = within(section).getByRole('table', { name: /iozone write on host/ })
+    expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual([
+      'file ↓ record →',
+      '4 KiB',
+      '8 KiB',
+      '16 KiB',
+      '32 KiB',
+      '64 KiB',
+      '128 KiB',
+      '256 KiB',
+      '512 KiB',
+      '1 MiB'
+    ])
+    const rows = tableRows(table)
+    expect(rows.map((row) => row[0])).toEqual(['64 KiB', '128 KiB', '256 KiB', '512 KiB', '1 MiB'])
+    expect(rows.flat().filter((t) => t.endsWith('/s'))).toHaveLength(35)
+    expect(rows[0]![6]).toBe('— (not measured: the record is larger than the file)')
+    await user.selectOptions(within(section).getByRole('combobox', { name: 'Target' }), GUEST)
+    await user.selectOptions(within(section).getByRole('combobox', { name: 'Sub-test' }), 'random_read')
+    const guest = within(section).getByRole('table', { name: /iozone random_read on guest/ })
+    expect(tableRows(guest)).toHaveLength(10)
+    expect(tableRows(guest)[9]![1]).toBe('— (not measured: iozone skipped this record size for this file (files over 16 MiB without -z))')
+  })
+})
+
+describe('ChartsSection', () => {
+  it('lays out every chart the run has data for, each titled with how to read it', () => {
+    render(<ChartsSection run={run} comparison={comparison} />)
+    const section = screen.getByRole('region', { name: 'Charts' })
+    expect(within(section).getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+      'Baseline and variants side by side',
+      'Latency',
+      'Relative to the baseline',
+      'Network matrix',
+      'Host monitor: guest-visible and host-visible I/O'
+    ])
+    expect(section.querySelectorAll('.charts-how')).toHaveLength(5)
+  })
+
+  it('adds the iozone heatmap when the run has iozone samples', () => {
+    const r = iozoneRun()
+    render(<ChartsSection run={r} comparison={compare(comparisonInputOf(r))} />)
+    expect(screen.getByRole('heading', { name: 'iozone: file size × record size' })).toBeTruthy()
+  })
+
+  it('draws no empty chart before anything was measured', () => {
+    const r = queuedRun()
+    const { container } = render(<ChartsSection run={r} comparison={compare(comparisonInputOf(r))} />)
+    expect(container.innerHTML).toBe('')
+  })
+})
+
+describe('ComparisonCharts', () => {
+  it('shows the grouped bars and the relative % of a comparison', () => {
+    render(<ComparisonCharts comparison={comparison} />)
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Baseline and variants side by side', 'Relative to the baseline'])
+  })
+})
