@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react'
 import { afterEach } from 'vitest'
+import { polyfillDialog } from './dialog-polyfill'
 
 // jsdom has no layout: recharts' ResponsiveContainer and virtualized lists measure with these.
 class FixedResizeObserver {
@@ -15,6 +16,8 @@ class FixedResizeObserver {
   disconnect(): void {}
 }
 globalThis.ResizeObserver ??= FixedResizeObserver as unknown as typeof ResizeObserver
+
+polyfillDialog()
 
 afterEach(() => {
   cleanup()

@@ -1,9 +1,10 @@
+// global styles first: feature stylesheets (imported by the components) come later and win
+import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { resolveApi } from './api/client'
 import { App } from './app'
 import { useAppStore } from './store'
-import './styles.css'
 
 const root = createRoot(document.getElementById('root')!)
 const source = resolveApi((state) => useAppStore.getState().setConnection(state))

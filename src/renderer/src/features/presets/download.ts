@@ -1,0 +1,19 @@
+/**
+ * Hands `text` to the browser as a file download named `fileName`: works the same in the desktop
+ * app (Electron asks where to save it) and in a browser on `virtbench serve`.
+ */
+export function downloadText(fileName: string, text: string, type = 'application/json'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.rel = 'noopener'
+  document.body.append(link)
+  try {
+    link.click()
+  } finally {
+    link.remove()
+    // The download has started from the click; the URL is not needed afterwards.
+    setTimeout(() => URL.revokeObjectURL(url), 0)
+  }
+}

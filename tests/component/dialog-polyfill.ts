@@ -1,0 +1,30 @@
+/**
+ * jsdom has HTMLDialogElement but neither `open`, `showModal` nor `close`; components/dialog.tsx
+ * needs them. Defined only where missing, so a real implementation (or setup.ts) wins.
+ */
+export function polyfillDialog(): void {
+  const proto = HTMLDialogElement.prototype as HTMLDialogElement & Record<string, unknown>
+  if (!('open' in proto)) {
+    Object.defineProperty(proto, 'open', {
+      configurable: true,
+      get(this: HTMLDialogElement) {
+        return this.hasAttribute('open')
+      },
+      set(this: HTMLDialogElement, value: boolean) {
+        this.toggleAttribute('open', Boolean(value))
+      }
+    })
+  }
+  if (typeof proto.showModal !== 'function') {
+    proto.showModal = function showModal(this: HTMLDialogElement) {
+      this.setAttribute('open', '')
+    }
+  }
+  if (typeof proto.close !== 'function') {
+    proto.close = function close(this: HTMLDialogElement) {
+      if (!this.hasAttribute('open')) return
+      this.removeAttribute('open')
+      this.dispatchEvent(new Event('close'))
+    }
+  }
+}
