@@ -273,3 +273,22 @@ describe('flags', () => {
     })
   })
 })
+
+describe('the exact bootstrap interval (few repetitions are enumerated, not drawn)', () => {
+  it('agrees with 40,000 random resamples, for medians and means of 3 to 6 repetitions', async () => {
+    const { bootstrapRelativeInterval } = await import('../../../../src/shared/compare/bootstrap')
+    const cases: [number[], number[]][] = [
+      [[100, 104, 97], [90, 95, 99]],
+      [[1000, 1010, 990, 1005], [700, 705, 695, 710, 690]],
+      [[5.1, 5.3, 4.9, 5.0, 5.2, 5.6], [6.0, 6.3, 5.8]]
+    ]
+    for (const [baseline, variant] of cases) {
+      for (const aggregate of ['median', 'mean'] as const) {
+        const exact = bootstrapRelativeInterval({ baseline, variant, aggregate, better: 'higher', seedKey: 'k' })!
+        const drawn = bootstrapRelativeInterval({ baseline, variant, aggregate, better: 'higher', seedKey: 'k', resamples: 40_000 })!
+        expect(Math.abs(exact[0] - drawn[0]), `${aggregate} low`).toBeLessThan(0.02 * exact[0])
+        expect(Math.abs(exact[1] - drawn[1]), `${aggregate} high`).toBeLessThan(0.02 * exact[1])
+      }
+    }
+  })
+})
