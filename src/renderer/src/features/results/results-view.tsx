@@ -1,7 +1,89 @@
-import type { ReactElement } from 'react'
+import { useId, useMemo, useState, type ReactElement } from 'react'
+import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
+import type { Scenario } from '../../../../shared/model/scenario'
+import { ChartsSection } from '../charts'
+import { comparisonOf } from './comparison-of'
+import { EnvironmentDiff, type EnvironmentTarget } from './environment-diff'
+import { environmentOf } from './environment-fields'
+import { EnvironmentPanel } from './environment-panel'
+import { OverheadTable } from './overhead-table'
+import { PreflightFindings, PublishedBanner, RunSummary, VariantFlags } from './run-summary'
+import './results.css'
 
-/** A run's results: summary, overhead table, charts, flags and environment. (stub: results helper) */
-export function ResultsView({ run }: { run: RunDocument }): ReactElement {
-  return <section aria-label="Results">{run.name}</section>
+/**
+ * A run's results: summary, flags, overhead table, charts, method and environment. The
+ * comparison is computed once per run document (comparisonOf), unless the caller has it already.
+ */
+export function ResultsView({ run, comparison: given }: { run: RunDocument; comparison?: Comparison }): ReactElement {
+  const comparison = useMemo(() => given ?? comparisonOf(run), [given, run])
+  const scenarios = useMemo(() => {
+    const out: Record<string, Scenario | undefined> = {}
+    for (const t of run.targets) if (t.role === 'variant') out[t.label] = t.scenario
+    return out
+  }, [run])
+  const targets = useMemo<EnvironmentTarget[]>(
+    () => run.targets.map((t) => ({ name: t.name, label: t.label, env: environmentOf(run, t.name) })),
+    [run]
+  )
+  const tableTitle = useId()
+  const methodTitle = useId()
+  const envTitle = useId()
+
+  return (
+    <section className="results" aria-label={`Results of ${run.name}`}>
+      <PublishedBanner run={run} />
+      <RunSummary run={run} />
+      <VariantFlags run={run} comparison={comparison} />
+      <PreflightFindings findings={run.preflight} />
+
+      <section className="results-section" aria-labelledby={tableTitle}>
+        <h3 id={tableTitle}>Overhead</h3>
+        <p className="muted results-section-lead">
+          Relative % against {comparison.baseline}: 100 % is as good as the baseline and more is better, for latency too.
+          Overhead is 100 % minus relative %.
+        </p>
+        <OverheadTable comparison={comparison} scenarios={scenarios} />
+      </section>
+
+      <ChartsSection run={run} comparison={comparison} />
+
+      <section className="results-section" aria-labelledby={methodTitle}>
+        <h3 id={methodTitle}>Method</h3>
+        <details className="results-method">
+          <summary>How the figures, the interval and the flags are computed</summary>
+          <p>{comparison.method}</p>
+        </details>
+      </section>
+
+      <section className="results-section" aria-labelledby={envTitle}>
+        <h3 id={envTitle}>Environment</h3>
+        {targets.map((t, i) => (
+          <TargetEnvironmentDetails key={t.name} target={t} role={run.targets[i]?.role ?? 'variant'} />
+        ))}
+        <h4 className="results-env-heading">
+          Differences between two targets
+        </h4>
+        <EnvironmentDiff targets={targets} />
+      </section>
+    </section>
+  )
+}
+
+const ROLE_TEXT = { baseline: 'baseline', variant: 'variant', peer: 'network peer' } as const
+
+/** One target's environment behind a disclosure, drawn only once opened. */
+function TargetEnvironmentDetails({ target, role }: { target: EnvironmentTarget; role: keyof typeof ROLE_TEXT }): ReactElement {
+  const [open, setOpen] = useState(false)
+  const env = target.env
+  const headline = env ? [env.os, env.kernel, env.virtualization ? `virtualization ${env.virtualization}` : undefined].filter(Boolean).join(' · ') : 'not captured'
+  return (
+    <details className="results-env-details" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>
+        <strong>{target.label}</strong> <span className="muted">({ROLE_TEXT[role]})</span>
+        <span className="results-env-headline muted"> {headline}</span>
+      </summary>
+      {open ? <EnvironmentPanel env={env} label={target.label} /> : null}
+    </details>
+  )
 }

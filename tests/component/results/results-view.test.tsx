@@ -1,0 +1,186 @@
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { ResultsView } from '../../../src/renderer/src/features/results/results-view'
+import { compare } from '../../../src/shared/compare'
+import { formatPct, formatValue } from '../../../src/shared/format'
+import type { RunDocument } from '../../../src/shared/model/run'
+import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import { loopbackRun } from '../run-fixture'
+import { cellsOf, medianOf, metricRow, valuesOf } from './helpers'
+
+function text(element: Element | undefined | null): string {
+  return element?.textContent ?? ''
+}
+
+function summary(): HTMLElement {
+  return screen.getByRole('banner')
+}
+
+describe('ResultsView of the loopback run', () => {
+  it('sums the run up: name, status, dates, baseline, variant with its scenario, job counts', () => {
+    const run = loopbackRun()
+    render(<ResultsView run={run} />)
+    const head = summary()
+    expect(within(head).getByRole('heading', { level: 2 }).textContent).toBe(run.name)
+    expect(text(head)).toContain('Completed')
+    expect(head.querySelector(`time[datetime="${run.createdAt}"]`)).toBeTruthy()
+    expect(head.querySelector(`time[datetime="${run.endedAt}"]`)).toBeTruthy()
+    expect(text(head)).toContain('Baselinehost')
+    // The variant's label, its name and its scenario in words (describeScenario).
+    expect(text(head)).toContain('guest (cache=none) (guest) · KVM, local file (raw), cache=none, 1 queue, virtio-blk')
+    const succeeded = run.jobs.filter((j) => j.status === 'succeeded').length
+    expect(succeeded).toBe(run.jobs.length)
+    expect(text(head)).toContain(`${run.jobs.length} jobs: ${succeeded} succeeded`)
+  })
+
+  it('does not claim published figures for a measured run', () => {
+    render(<ResultsView run={loopbackRun()} />)
+    expect(screen.queryByText('Published figures, not measured here.')).toBeNull()
+  })
+
+  it("shows the run's preflight findings with what to do", async () => {
+    const user = userEvent.setup()
+    const run = loopbackRun()
+    render(<ResultsView run={run} />)
+    const findings = screen.getByText('Preflight findings').closest('details') as HTMLDetailsElement
+    expect(text(findings)).toContain('2 warnings')
+    await user.click(within(findings).getByText('Preflight findings'))
+    expect(findings.open).toBe(true)
+    const first = run.preflight[0]!
+    expect(text(findings)).toContain(first.message)
+    expect(text(findings)).toContain(`What to do: ${first.fix}`)
+  })
+
+  it('places the overhead table with the figures compare() gives for the run', () => {
+    const run = loopbackRun()
+    render(<ResultsView run={run} />)
+    const table = screen.getAllByRole('table').find((t) => t.classList.contains('results-table'))!
+    const host = medianOf(valuesOf(run, 'host', 'fio-write', 'fio.write.bandwidth'))
+    const guest = medianOf(valuesOf(run, 'guest (cache=none)', 'fio-write', 'fio.write.bandwidth'))
+    const { baseline, variants } = cellsOf(metricRow(table, 'fio-write', 'fio.write.bandwidth'))
+    expect(text(baseline)).toContain(formatValue(host, 'B/s'))
+    expect(text(variants[0])).toContain(formatValue(guest, 'B/s'))
+    expect(text(variants[0])).toContain(formatPct((guest / host) * 100))
+  })
+
+  it('places the charts and the method note', () => {
+    const run = loopbackRun()
+    render(<ResultsView run={run} />)
+    expect(screen.getAllByRole('region', { name: /Charts/ }).length).toBeGreaterThan(0)
+    const method = compare(comparisonInputOf(run)).method
+    expect(screen.getByText(method)).toBeTruthy()
+  })
+
+  it("shows each target's environment once opened", async () => {
+    const user = userEvent.setup()
+    render(<ResultsView run={loopbackRun()} />)
+    expect(screen.queryByRole('group', { name: 'Environment of host' })).toBeNull()
+    await user.click(screen.getByText('(baseline)'))
+    const panel = screen.getByRole('group', { name: 'Environment of host' })
+    expect(text(panel)).toContain('Debian GNU/Linux 12 (bookworm)')
+    expect(text(panel)).toContain('6.18.44-fc-v657')
+    expect(text(panel)).toContain('AMD EPYC × 2')
+    expect(text(panel)).toContain(formatValue(25276510208, 'B'))
+    expect(text(panel)).toContain('kvm, by systemd-detect-virt')
+    expect(text(panel)).toContain('Clock sourcetsc')
+    expect(text(panel)).toContain(`Steal time since boot${formatValue(0.03441936759092509, '%')}`)
+    const devices = within(panel).getByRole('table', { name: 'Block devices of host' })
+    const vda = within(devices).getByRole('row', { name: /vda/ })
+    expect(within(vda).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      formatValue(274877906944, 'B'),
+      'not reported',
+      'mq-deadline',
+      'yes',
+      'write back',
+      '1'
+    ])
+    const nics = within(panel).getByRole('table', { name: 'Network interfaces of host' })
+    expect(text(within(nics).getByRole('row', { name: /eth0/ }))).toContain('virtio_net')
+    expect(text(panel)).toContain('fio-3.33')
+    expect(text(panel)).toContain('ethtool is not installed: NIC channels not read')
+  })
+
+  it('finds the two loopback targets identical where it matters (every fact reads the same)', () => {
+    render(<ResultsView run={loopbackRun()} />)
+    expect(text(screen.getByRole('status'))).toContain('Identical')
+  })
+})
+
+/** The loopback run, with the guest's environment changed in a few places. */
+function runWithDifferentGuest(): RunDocument {
+  const run = loopbackRun()
+  const guest = structuredClone(run.environment.guest) as Record<string, unknown>
+  guest.kernel = '6.1.0-18-amd64'
+  guest.cpuCount = 4
+  guest.nics = [{ name: 'eth0', driver: 'virtio_net', speedBitsPerSecond: 10e9, addresses: ['192.0.2.2/24', 'fd00::2/64', 'fe80::fc:ff:fe00:1/64'] }, { name: 'ifb0' }, { name: 'ifb1' }]
+  return { ...run, environment: { ...run.environment, guest } }
+}
+
+describe('EnvironmentDiff in the results', () => {
+  it('shows only the facts that differ, both values side by side', () => {
+    render(<ResultsView run={runWithDifferentGuest()} />)
+    const diff = screen.getByRole('table', { name: /differ between host and guest/ })
+    const rows = within(diff).getAllByRole('row').slice(1)
+    expect(rows.map((r) => r.getAttribute('data-field'))).toEqual(['kernel', 'cpuCount', 'nic.eth0.speed'])
+    expect(within(rows[0]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['6.18.44-fc-v657', '6.1.0-18-amd64'])
+    expect(within(rows[1]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '4'])
+    expect(within(rows[2]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['not reported', formatValue(10e9, 'bit/s')])
+    expect(text(diff)).not.toContain('Debian')
+  })
+
+  it('compares the targets the two lists pick', async () => {
+    const user = userEvent.setup()
+    render(<ResultsView run={runWithDifferentGuest()} />)
+    const first = screen.getByRole('combobox', { name: 'First target' })
+    const second = screen.getByRole('combobox', { name: 'Second target' })
+    expect((first as HTMLSelectElement).value).toBe('host')
+    expect((second as HTMLSelectElement).value).toBe('guest')
+
+    await user.selectOptions(first, 'guest')
+    expect(screen.getByText('Pick two different targets.')).toBeTruthy()
+
+    await user.selectOptions(second, 'host')
+    const diff = screen.getByRole('table', { name: /differ between guest \(cache=none\) and host/ })
+    const kernel = within(diff).getByRole('row', { name: /Kernel/ })
+    expect(within(kernel).getAllByRole('cell').map((c) => c.textContent)).toEqual(['6.1.0-18-amd64', '6.18.44-fc-v657'])
+  })
+})
+
+describe('ResultsView of other runs', () => {
+  it('labels published figures as not measured here, with their source', () => {
+    const run: RunDocument = {
+      ...loopbackRun(),
+      source: {
+        kind: 'published',
+        title: 'Study 001: cloud platform acceptance test',
+        citation: 'seeds/001_ff534fec0fc2706a.txt',
+        note: 'Typed in from the study; one value per cell, no raw output.'
+      }
+    }
+    render(<ResultsView run={run} />)
+    const banner = screen.getByRole('note', { name: 'Published figures, not measured here' })
+    expect(text(banner)).toContain('Published figures, not measured here.')
+    expect(text(banner)).toContain('Typed in from the study; one value per cell, no raw output.')
+    expect(text(banner)).toContain('Study 001: cloud platform acceptance test')
+    expect(text(banner)).toContain('seeds/001_ff534fec0fc2706a.txt')
+  })
+
+  it('shows a declared-vs-detected scenario mismatch loudly, with both values', async () => {
+    const user = userEvent.setup()
+    const base = loopbackRun()
+    const message = 'guest is declared cache=none, but the host runs its disk vda with cache=writeback'
+    const guest = { ...(base.environment.guest as Record<string, unknown>), scenarioMismatches: [{ field: 'cache', declared: 'none', detected: 'writeback', message }] }
+    const run: RunDocument = { ...base, environment: { ...base.environment, guest } }
+    render(<ResultsView run={run} />)
+
+    const section = screen.getByRole('region', { name: 'Variants to check first' })
+    const mismatch = within(section).getByRole('table', { name: 'Declared and detected setup of guest (cache=none)' })
+    const cache = within(mismatch).getByRole('row', { name: /cache/ })
+    expect(within(cache).getAllByRole('cell').map((c) => c.textContent)).toEqual(['none', '≠ writeback'])
+
+    await user.click(within(section).getByText('Declared setup differs from the detected one'))
+    expect(text(section)).toContain(message)
+    expect(text(section)).toContain('correct the plan')
+  })
+})
