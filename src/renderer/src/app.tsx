@@ -6,6 +6,7 @@ import { PresetsPage } from './features/presets/presets-page'
 import { CompareRunsPage } from './features/runs/compare-runs-page'
 import { RunPage } from './features/runs/run-page'
 import { RunsPage } from './features/runs/runs-page'
+import { UndoToasts } from './features/runs/undo-toast'
 import { SettingsPage } from './features/settings/settings-page'
 import { HostKeyPrompt } from './features/targets/host-key-dialog'
 import { TargetsPage } from './features/targets/targets-page'
@@ -78,6 +79,7 @@ export function App(): ReactElement {
         <Current />
       </main>
       <Notices />
+      <UndoToasts />
       <HostKeyPrompt />
     </div>
   )
