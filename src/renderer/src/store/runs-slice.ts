@@ -251,7 +251,12 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
         patchLive(runId, (run) => ({ ...run, status: event.status, ...(event.error ? { error: event.error } : {}) }))
         set((s) => ({ activeRuns: s.activeRuns.filter((id) => id !== runId) }))
         void get().loadRuns()
-        refetchOpenRun(runId)
+        // the final document at once, so the page never shows a finished run as still running
+        if (refetchTimer && refetchFor === runId) {
+          clearTimeout(refetchTimer)
+          refetchTimer = undefined
+        }
+        if (get().openRunId === runId) void get().loadRun(runId)
         return
     }
   }

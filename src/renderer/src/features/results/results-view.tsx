@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type ReactElement } from 'react'
+import { useEffect, useId, useMemo, useState, type ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
 import type { Scenario } from '../../../../shared/model/scenario'
@@ -46,7 +46,7 @@ export function ResultsView({ run, comparison: given }: { run: RunDocument; comp
         <OverheadTable comparison={comparison} scenarios={scenarios} />
       </section>
 
-      <ChartsSection run={run} comparison={comparison} />
+      <DeferredCharts run={run} comparison={comparison} />
 
       <section className="results-section" aria-labelledby={methodTitle}>
         <h3 id={methodTitle}>Method</h3>
@@ -86,4 +86,25 @@ function TargetEnvironmentDetails({ target, role }: { target: EnvironmentTarget;
       {open ? <EnvironmentPanel env={env} label={target.label} /> : null}
     </details>
   )
+}
+
+/**
+ * The charts, drawn in the frame after the table: recharts takes a few hundred ms for a large run,
+ * and the table (the figures themselves) should not wait for the drawings. The space below the
+ * table stays empty until then, so nothing above it moves.
+ */
+function DeferredCharts({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement | null {
+  const [ready, setReady] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setReady(run.id), 0)
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      if (timer !== undefined) clearTimeout(timer)
+    }
+  }, [run.id])
+  if (ready !== run.id) return <div className="results-charts-pending" aria-busy="true" />
+  return <ChartsSection run={run} comparison={comparison} />
 }
