@@ -58,3 +58,13 @@ export function formatValue(value: number, unit: Unit): string {
 export function formatPct(value: number, digits = 0): string {
   return Number.isFinite(value) ? `${value.toFixed(digits)} %` : '–'
 }
+
+/** An estimate of how long something takes: "about 14 min", "about 18 h 23 min", "about 40 s". */
+export function formatAbout(seconds: number): string {
+  if (seconds < 90) return `about ${Math.max(1, Math.round(seconds))} s`
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 90) return `about ${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  const rest = minutes % 60
+  return `about ${hours} h${rest ? ` ${rest} min` : ''}`
+}

@@ -1,3 +1,4 @@
+import { formatAbout } from '../../shared/format'
 import { packTests, type Pack, type PackForm } from './packs'
 import { TOOLS } from './registry'
 
@@ -18,11 +19,4 @@ export function estimatePack(pack: Pack, form: PackForm): PackEstimate {
 }
 
 /** "about 14 min", "about 18 h 23 min", "about 40 s". */
-export function formatDuration(seconds: number): string {
-  if (seconds < 90) return `about ${Math.max(1, Math.round(seconds))} s`
-  const minutes = Math.round(seconds / 60)
-  if (minutes < 90) return `about ${minutes} min`
-  const hours = Math.floor(minutes / 60)
-  const rest = minutes % 60
-  return `about ${hours} h${rest ? ` ${rest} min` : ''}`
-}
+export const formatDuration = formatAbout

@@ -1,3 +1,4 @@
+import { formatAbout } from '../../../../shared/format'
 import type { CatalogPack, CatalogTest, PlanIssue } from '../../../../shared/catalog-contract'
 import { ComparisonPlanSchema, type ComparisonPlanInput, type CustomTest, type PackChoice } from '../../../../shared/model/plan'
 import type { Scenario } from '../../../../shared/model/scenario'
@@ -321,14 +322,7 @@ export function freeTestId(draft: WizardDraft, tool: ToolId): string {
 }
 
 /** "about 14 min", "about 18 h 23 min", "about 40 s" (as `virtbench packs` prints them). */
-export function formatDuration(seconds: number): string {
-  if (seconds < 90) return `about ${Math.max(1, Math.round(seconds))} s`
-  const minutes = Math.round(seconds / 60)
-  if (minutes < 90) return `about ${minutes} min`
-  const hours = Math.floor(minutes / 60)
-  const rest = minutes % 60
-  return `about ${hours} h${rest ? ` ${rest} min` : ''}`
-}
+export const formatDuration = formatAbout
 
 // ---------------------------------------------------------------------------------------------
 // Problems, and where each one is fixed
