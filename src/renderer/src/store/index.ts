@@ -37,13 +37,44 @@ export interface SettingsSlice {
 
 export type AppState = NavigationSlice & ConnectionSlice & SettingsSlice & TargetsSlice & WizardSlice & RunsSlice & PresetsSlice
 
+/** Screens a restart can reopen by themselves (not one run, nor a comparison of chosen runs). */
+const RESTORABLE: readonly Page[] = ['home', 'targets', 'comparison', 'runs', 'presets', 'settings']
+export const LAST_PAGE_KEY = 'virtbench.lastPage'
+
+/** The screen the app was last on (a UI preference, kept by the window, not by main). */
+export function lastPage(): Page {
+  try {
+    const saved = globalThis.localStorage?.getItem(LAST_PAGE_KEY)
+    return RESTORABLE.includes(saved as Page) ? (saved as Page) : 'home'
+  } catch {
+    return 'home'
+  }
+}
+
+function rememberPage(page: Page): void {
+  try {
+    globalThis.localStorage?.setItem(LAST_PAGE_KEY, RESTORABLE.includes(page) ? page : 'runs')
+  } catch {
+    // storage refused (private window): the app opens on the start screen next time
+  }
+}
+
 export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSlice> = (set) => ({
-  page: 'home',
+  page: lastPage(),
   openRunId: undefined,
   compareRunIds: [],
-  navigate: (page) => set({ page }),
-  openRun: (id) => set({ page: 'run', openRunId: id }),
-  openRunComparison: (ids) => set({ page: 'compare-runs', compareRunIds: ids })
+  navigate: (page) => {
+    rememberPage(page)
+    set({ page })
+  },
+  openRun: (id) => {
+    rememberPage('run')
+    set({ page: 'run', openRunId: id })
+  },
+  openRunComparison: (ids) => {
+    rememberPage('compare-runs')
+    set({ page: 'compare-runs', compareRunIds: ids })
+  }
 })
 
 let noticeId = 0
