@@ -6,12 +6,11 @@ import type { DetectedDiskSetup } from '../../shared/model/scenario'
 import { sameTargetName, type Target } from '../../shared/model/target'
 import { standardBeforeJobs } from '../engine/before-jobs'
 import { workRootOf } from '../engine/job-commands'
-import { PlanError, sidesOf } from '../engine/planner'
-import { createRunDocument, planTargetNames, type BeforeJobsContext, type BeforeJobsResult, type EngineTarget } from '../engine/runner'
-import type { DecideHostKey, KnownHostsFiles } from '../ssh/connect'
-import { secretKey, type SecretStore } from '../ssh/secrets'
+import { PlanError } from '../engine/planner'
+import { createRunDocument, planTargetNames, type EngineTarget } from '../engine/runner'
+import { engineTargetOf, storedSudoOf, type RunServices } from '../engine/start-run'
 import { openTargetSession } from '../ssh/target-session'
-import type { Session, SudoMode } from '../ssh/types'
+import type { Session } from '../ssh/types'
 
 /**
  * Preflight without a run (plans:preflight): connects to the plan's targets as a run would, runs
@@ -21,18 +20,8 @@ import type { Session, SudoMode } from '../ssh/types'
  * cannot be reached or found is an error finding, never a failure of the call.
  */
 
-export interface PreflightServices {
-  inventory: readonly Target[]
-  secrets: SecretStore
-  decideHostKey: DecideHostKey
-  knownHosts: KnownHostsFiles
-  openLocal: (target: Target) => Session
-  scriptsDir: string
-  appVersion: string
-  /** Replaces standardBeforeJobs (tests). */
-  beforeJobs?: (ctx: BeforeJobsContext) => Promise<BeforeJobsResult>
-  signal?: AbortSignal
-}
+/** What preflight needs: a run's services, less what only a run uses, and a way to stop it. */
+export type PreflightServices = Omit<RunServices, 'onEvent' | 'reattachForMs' | 'liveLog'> & { signal?: AbortSignal }
 
 type TargetRow = PreflightReport['targets'][number]
 
@@ -53,7 +42,7 @@ export async function preflightPlan(plan: ComparisonPlan, svc: PreflightServices
       })
       continue
     }
-    const sudo = await sudoOf(target, svc.secrets)
+    const sudo = await storedSudoOf(target, svc.secrets)
     if (sudo === 'missing') {
       findings.push({
         severity: 'error',
@@ -112,31 +101,6 @@ export async function preflightPlan(plan: ComparisonPlan, svc: PreflightServices
     await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)))
   }
   return { findings, targets: [...rows.values()] }
-}
-
-/** A target of the plan as the engine sees it (the same fields resolveTargets gives a run). */
-function engineTargetOf(plan: ComparisonPlan, target: Target, inventory: readonly Target[], sudo: SudoMode): EngineTarget {
-  const side = sidesOf(plan).find((s) => sameTargetName(s.target, target.name))
-  const variant = plan.variants.find((v) => sameTargetName(v.target, target.name))
-  const host = target.hostId ? inventory.find((t) => t.id === target.hostId) : undefined
-  return {
-    name: target.name,
-    label: side?.label ?? target.name,
-    role: side?.role ?? 'peer',
-    kind: target.kind,
-    ...(target.kind === 'ssh' ? { address: target.address, port: target.port, user: target.user } : {}),
-    addresses: { ...target.addresses },
-    ...(variant ? { scenario: variant.scenario } : {}),
-    ...(host ? { hostName: host.name } : {}),
-    sudo
-  }
-}
-
-async function sudoOf(target: Target, secrets: SecretStore): Promise<SudoMode | 'missing'> {
-  if (target.sudo === 'passwordless') return { mode: 'passwordless' }
-  if (target.sudo !== 'password') return false
-  const password = await secrets.get(secretKey(target.id, 'sudo'))
-  return password === undefined ? 'missing' : { mode: 'password', password }
 }
 
 /** Opens the target's session and reads its facts; an unreachable target becomes an error finding. */

@@ -37,7 +37,6 @@ export class TargetLookupError extends Error {
 
 /** The plan's targets from the inventory, with their roles, labels, scenarios and sudo. */
 export async function resolveTargets(plan: ComparisonPlan, inventory: readonly Target[], secrets: SecretStore): Promise<EngineTarget[]> {
-  const sides = sidesOf(plan)
   const out: EngineTarget[] = []
   const missing: string[] = []
   for (const name of planTargetNames(plan)) {
@@ -46,19 +45,11 @@ export async function resolveTargets(plan: ComparisonPlan, inventory: readonly T
       missing.push(name)
       continue
     }
-    const side = sides.find((s) => sameTargetName(s.target, name))
-    const variant = plan.variants.find((v) => sameTargetName(v.target, name))
-    out.push({
-      name: target.name,
-      label: side?.label ?? target.name,
-      role: side?.role ?? 'peer',
-      kind: target.kind,
-      ...(target.kind === 'ssh' ? { address: target.address, port: target.port, user: target.user } : {}),
-      addresses: { ...target.addresses },
-      ...(variant ? { scenario: variant.scenario } : {}),
-      ...(target.hostId ? hostNameOf(target.hostId, inventory) : {}),
-      sudo: await sudoOf(target, secrets)
-    })
+    const sudo = await storedSudoOf(target, secrets)
+    if (sudo === 'missing') {
+      throw new TargetLookupError(`${target.name} needs a sudo password, and none is stored: set it on the Targets screen (or in the environment for the CLI)`)
+    }
+    out.push(engineTargetOf(plan, target, inventory, sudo))
   }
   if (missing.length > 0) {
     const known = inventory.map((t) => t.name).join(', ') || 'none'
@@ -69,16 +60,29 @@ export async function resolveTargets(plan: ComparisonPlan, inventory: readonly T
   return out
 }
 
-async function sudoOf(target: Target, secrets: SecretStore): Promise<SudoMode> {
-  if (target.sudo === 'passwordless') return { mode: 'passwordless' }
-  if (target.sudo === 'password') {
-    const password = await secrets.get(secretKey(target.id, 'sudo'))
-    if (password === undefined) {
-      throw new TargetLookupError(`${target.name} needs a sudo password, and none is stored: set it on the Targets screen (or in the environment for the CLI)`)
-    }
-    return { mode: 'password', password }
+/** A target of the plan as the engine sees it: its side's role and label, scenario, physical host and sudo. */
+export function engineTargetOf(plan: ComparisonPlan, target: Target, inventory: readonly Target[], sudo: SudoMode): EngineTarget {
+  const side = sidesOf(plan).find((s) => sameTargetName(s.target, target.name))
+  const variant = plan.variants.find((v) => sameTargetName(v.target, target.name))
+  return {
+    name: target.name,
+    label: side?.label ?? target.name,
+    role: side?.role ?? 'peer',
+    kind: target.kind,
+    ...(target.kind === 'ssh' ? { address: target.address, port: target.port, user: target.user } : {}),
+    addresses: { ...target.addresses },
+    ...(variant ? { scenario: variant.scenario } : {}),
+    ...(target.hostId ? hostNameOf(target.hostId, inventory) : {}),
+    sudo
   }
-  return false
+}
+
+/** How the target's sudo works, with its stored password; 'missing' when it needs one and none is stored. */
+export async function storedSudoOf(target: Target, secrets: SecretStore): Promise<SudoMode | 'missing'> {
+  if (target.sudo === 'passwordless') return { mode: 'passwordless' }
+  if (target.sudo !== 'password') return false
+  const password = await secrets.get(secretKey(target.id, 'sudo'))
+  return password === undefined ? 'missing' : { mode: 'password', password }
 }
 
 export interface StartedRun {
