@@ -25,7 +25,11 @@ interface MetricKey {
 }
 
 export interface MatrixCell {
-  /** Client side (the job's target) and the server's machine, by their labels in the run. */
+  /**
+   * Where the data came from and where it went, by their labels in the run: the client and the
+   * server's machine, the other way round for a `peer->target` flow (iperf3 -R). ping has no
+   * direction: the machine that pinged and the one that answered.
+   */
   from: string
   to: string
   /** The repetitions' values, in run order (base units). */
@@ -61,9 +65,11 @@ export function networkMatrices(run: RunDocument): NetworkMatrix[] {
   return [...groups.values()].map(({ key, jobs }) => {
     const order = run.targets.map((t) => t.label)
     const cells = new Map<string, MatrixCell>()
+    const reversed = key.direction === 'peer->target'
     for (const { job, value } of jobs) {
-      const from = job.side
-      const to = labelOf(job.peer ?? '')
+      const client = job.side
+      const server = labelOf(job.peer ?? '')
+      const [from, to] = reversed ? [server, client] : [client, server]
       const id = `${from}\u0000${to}`
       const cell = cells.get(id) ?? { from, to, values: [] }
       cell.values.push(value)

@@ -42,6 +42,20 @@ describe('networkMatrices on a real run (host and guest on loopback, 3 repetitio
     expect(text).toMatch(/^guest \(cache=none\) +\d+\.\d Gbit\/s +·$/m)
   })
 
+  it('runs a peer->target flow (iperf3 -R) from the server machine to the client, so rows are always the sender', () => {
+    const doc = run()
+    doc.jobs = doc.jobs.map((j) =>
+      j.kind === 'matrix' && j.testId === 'iperf3'
+        ? { ...j, samples: j.samples.map((s) => (s.labels.direction ? { ...s, labels: { ...s.labels, direction: 'peer->target' } } : s)) }
+        : j
+    )
+    const bw = networkMatrices(doc).find((m) => m.metric === 'iperf3.received.bandwidth')!
+    expect(bw.direction).toBe('peer->target')
+    // the jobs whose client was the host and whose server was the guest sent from the guest to the host
+    const cell = bw.cells.find((c) => c.from === 'guest (cache=none)' && c.to === 'host')!
+    expect(cell.value).toBe(medianOf(doc, 'host', 'guest', 'iperf3.received.bandwidth'))
+  })
+
   it('has no simultaneous table when the run had none', () => {
     expect(simultaneousTables(run())).toEqual([])
   })

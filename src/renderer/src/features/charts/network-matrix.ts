@@ -4,10 +4,8 @@ import type { Better, Unit } from '../../../../shared/model/sample'
 import { networkMatrices, type NetworkMatrix } from '../../../../shared/network-tables'
 
 /**
- * The network matrix as a source x destination grid. The shared tables (src/shared/network-tables)
- * key a cell by client and server; here a cell is where the data came from and where it went, so
- * a `peer->target` flow (iperf3 -R) counts from the server's machine to the client's. ping has no
- * direction: its cell is the machine that pinged and the one that answered.
+ * The network matrix as a source x destination grid, from the shared tables
+ * (src/shared/network-tables), whose cells already run from where the data came from to where it went.
  */
 
 export interface MatrixCellFigure {
@@ -49,11 +47,10 @@ export function matrixGrids(run: RunDocument): MatrixGrid[] {
 function gridOf(m: NetworkMatrix): MatrixGrid {
   const machines = m.targets
   const cells: (MatrixCellFigure | undefined)[][] = machines.map(() => machines.map(() => undefined))
-  const reversed = m.direction === 'peer->target'
   for (const cell of m.cells) {
     if (cell.value === undefined) continue
-    const source = machines.indexOf(reversed ? cell.to : cell.from)
-    const destination = machines.indexOf(reversed ? cell.from : cell.to)
+    const source = machines.indexOf(cell.from)
+    const destination = machines.indexOf(cell.to)
     if (source < 0 || destination < 0) continue
     cells[source]![destination] = { value: cell.value, values: cell.values }
   }
