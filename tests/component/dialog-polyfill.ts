@@ -1,6 +1,6 @@
 /**
  * jsdom has HTMLDialogElement but neither `open`, `showModal` nor `close`; components/dialog.tsx
- * needs them. Defined only where missing, so a real implementation (or setup.ts) wins.
+ * needs them. Installed for every component test by setup.ts; defined only where missing.
  */
 export function polyfillDialog(): void {
   const proto = HTMLDialogElement.prototype as HTMLDialogElement & Record<string, unknown>

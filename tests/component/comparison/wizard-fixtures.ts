@@ -7,20 +7,6 @@ import { useAppStore } from '../../../src/renderer/src/store'
 import { wizardInitialState } from '../../../src/renderer/src/store/wizard-slice'
 import { fakeApi, type FakeApi, type FakeHandlers } from '../fake-api'
 
-/** jsdom has HTMLDialogElement without showModal/close; components/dialog.tsx needs both. */
-export function polyfillDialog(): void {
-  const proto = HTMLDialogElement.prototype as HTMLDialogElement & { showModal: () => void; close: () => void }
-  if (typeof proto.showModal !== 'function') {
-    proto.showModal = function showModal(this: HTMLDialogElement) {
-      this.setAttribute('open', '')
-    }
-    proto.close = function close(this: HTMLDialogElement) {
-      this.removeAttribute('open')
-      this.dispatchEvent(new Event('close'))
-    }
-  }
-}
-
 const AT = '2025-03-01T10:00:00.000Z'
 
 /** A saved SSH target as targets:list gives it. */
@@ -190,7 +176,6 @@ export function renderWizard(
   handlers: FakeHandlers = {},
   state: Partial<ReturnType<typeof useAppStore.getState>> = {}
 ): { api: FakeApi; view: RenderResult } {
-  polyfillDialog()
   const api = fakeApi({ 'catalog:get': () => CATALOG, ...handlers })
   useAppStore.setState({
     api,

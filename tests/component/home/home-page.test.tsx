@@ -1,18 +1,16 @@
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ApiCallError, type InvokeResponse } from '../../../src/shared/contract'
 import type { TargetView } from '../../../src/shared/targets-contract'
 import { HomePage } from '../../../src/renderer/src/features/home/home-page'
 import { useAppStore } from '../../../src/renderer/src/store'
 import { fakeApi, type FakeApi, type FakeHandlers } from '../fake-api'
-import { polyfillDialog } from '../dialog-polyfill'
 
 type RunSummary = InvokeResponse<'runs:list'>['runs'][number]
 
 const initial = useAppStore.getState()
 
-beforeAll(() => polyfillDialog())
 
 const NOW = '2025-03-14T09:00:00.000Z'
 

@@ -1,18 +1,16 @@
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiCallError } from '../../../src/shared/contract'
 import type { ComparisonPlanInput } from '../../../src/shared/model/plan'
 import type { PresetSummary } from '../../../src/shared/presets-contract'
 import { PresetsPage } from '../../../src/renderer/src/features/presets/presets-page'
 import { useAppStore } from '../../../src/renderer/src/store'
 import { fakeApi, type FakeApi, type FakeHandlers } from '../fake-api'
-import { polyfillDialog } from '../dialog-polyfill'
 import { presetList, savedPreset, savedSummary, studySummary } from './fixtures'
 
 const initial = useAppStore.getState()
 
-beforeAll(() => polyfillDialog())
 
 let loadPlan: ReturnType<typeof vi.fn<(plan: ComparisonPlanInput, source?: { presetId?: string; name?: string }) => void>>
 
