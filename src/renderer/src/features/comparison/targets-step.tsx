@@ -6,7 +6,8 @@ import { FieldMessages } from '../../components/field'
 import { StageList } from '../../components/stage-list'
 import { useAppStore } from '../../store'
 import { STAGE_ORDER, type ConnectionTest } from '../../store/targets-slice'
-import { osDetails, osSummary, STAGE_LABELS, targetAddress } from '../targets/describe'
+import { osSummary, STAGE_LABELS, targetAddress } from '../targets/describe'
+import { OsCell } from '../targets/os-cell'
 import { TargetFormDialog } from '../targets/target-form'
 import { useWizardIssues } from './use-issues'
 import { fieldId, withBaseline, withVariant } from './wizard-draft'
@@ -182,16 +183,7 @@ export function TargetsStep(): ReactElement {
                       <span className={target.kind === 'ssh' ? 'mono target-address' : 'target-address'}>{targetAddress(target)}</span>
                       {view.jumpChain.length > 0 ? <span className="cell-note">via {view.jumpChain.join(' → ')}</span> : null}
                     </td>
-                    <td className="target-os">
-                      {target.os ? (
-                        <>
-                          {osSummary(target.os)}
-                          <span className="cell-note">{osDetails(target.os)}</span>
-                        </>
-                      ) : (
-                        <span className="muted">not tested yet</span>
-                      )}
-                    </td>
+                    <OsCell os={target.os} />
                     <td>
                       <Reachability test={test} />
                     </td>

@@ -3,7 +3,8 @@ import type { TargetView } from '../../../../shared/targets-contract'
 import { StageList } from '../../components/stage-list'
 import { useAppStore } from '../../store'
 import { STAGE_ORDER, type ConnectionTest } from '../../store/targets-slice'
-import { AUTH_LABELS, missingSecret, osDetails, osSummary, STAGE_LABELS, sudoSummary, targetAddress } from './describe'
+import { AUTH_LABELS, missingSecret, STAGE_LABELS, sudoSummary, targetAddress } from './describe'
+import { OsCell } from './os-cell'
 
 const COLUMNS = 7
 
@@ -82,16 +83,7 @@ export function TargetTable({
                     {missing ? <span className="cell-note cell-warn">{missing}</span> : null}
                     <span className="cell-note">sudo {sudoSummary(target, secrets)}</span>
                   </td>
-                  <td className="target-os">
-                    {target.os ? (
-                      <>
-                        {osSummary(target.os)}
-                        <span className="cell-note">{osDetails(target.os)}</span>
-                      </>
-                    ) : (
-                      <span className="muted">not tested yet</span>
-                    )}
-                  </td>
+                  <OsCell os={target.os} />
                   <td>
                     {Object.keys(target.labels).length > 0 ? (
                       <ul className="chips" aria-label={`Labels of ${target.name}`}>
