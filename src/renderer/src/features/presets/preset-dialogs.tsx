@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react'
 import type { Preset } from '../../../../shared/model/plan'
 import type { PresetSummary } from '../../../../shared/presets-contract'
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog'
 import { Dialog } from '../../components/dialog'
 import { Field } from '../../components/field'
 import { useAppStore } from '../../store'
@@ -91,50 +92,17 @@ export function DeletePresetDialog({
   onClose: () => void
 }): ReactElement {
   const removePreset = useAppStore((s) => s.removePreset)
-  const [refusal, setRefusal] = useState<string>()
-  const [busy, setBusy] = useState(false)
-  const cancelRef = useRef<HTMLButtonElement>(null)
-
-  const confirm = async (): Promise<void> => {
-    setBusy(true)
-    try {
-      onDeleted(await removePreset(preset.id))
-    } catch (problem) {
-      setRefusal(apiMessage(problem))
-      setBusy(false)
-      cancelRef.current?.focus()
-    }
-  }
-
   return (
-    <Dialog
+    <ConfirmDeleteDialog
       title={`Delete the preset “${preset.name}”?`}
-      role="alertdialog"
-      size="small"
-      onCancel={onClose}
-      initialFocus={cancelRef}
-      footer={
-        <>
-          <button ref={cancelRef} type="button" className="button" onClick={onClose}>
-            {refusal ? 'Close' : 'Cancel'}
-          </button>
-          <button type="button" className="button button-danger" disabled={busy || refusal !== undefined} onClick={() => void confirm()}>
-            {busy ? 'Deleting…' : 'Delete preset'}
-          </button>
-        </>
-      }
+      confirmLabel="Delete preset"
+      onConfirm={async () => onDeleted(await removePreset(preset.id))}
+      onClose={onClose}
     >
       <p>
         The file of <strong>{preset.name}</strong> is removed from VirtBench’s presets folder. Runs made from it keep their results
         and their plan. You can undo this until you leave the page.
       </p>
-      {refusal ? (
-        <div className="form-alert" role="alert">
-          <p>
-            <strong>Not deleted.</strong> {refusal}
-          </p>
-        </div>
-      ) : null}
-    </Dialog>
+    </ConfirmDeleteDialog>
   )
 }
