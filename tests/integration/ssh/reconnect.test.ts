@@ -5,6 +5,19 @@ import { SshSession } from '../../../src/main/ssh/session'
 import { SessionError } from '../../../src/main/ssh/types'
 import { connectAs, createThrowawayUser, type ThrowawayUser } from './session-helpers'
 
+/**
+ * Crashes sshd once the session has a command running on it, and returns when that command has
+ * failed: the session has then seen its connection go, so the next command starts by reconnecting
+ * (a command sent in the instant before the client sees the drop fails as connection-lost instead).
+ */
+async function crashUnder(session: SshSession, server: SshdServer): Promise<void> {
+  const chunks: string[] = []
+  const running = session.exec({ script: 'echo started; sleep 30' }, { onStdout: (c) => void chunks.push(c.toString()) }).catch(() => undefined)
+  while (chunks.length === 0) await new Promise((r) => setTimeout(r, 10))
+  await server.crash()
+  await running
+}
+
 function accepted(server: SshdServer): number {
   return (server.logs().match(/Accepted publickey/g) ?? []).length
 }
@@ -54,8 +67,7 @@ describe('a server that dies and comes back', () => {
   it('retries the connection with backoff while the server is down', async () => {
     const session = new SshSession({ label: 'rebooting-host', connect: connectAs(server, user), reconnectDelaysMs: [250, 500, 1000, 2000] })
     try {
-      await session.exec('true')
-      await server.crash()
+      await crashUnder(session, server)
       const t0 = Date.now()
       const pending = session.exec('echo after-restart', { capture: { maxBytes: 100 } })
       setTimeout(() => void server.restart(), 600)
@@ -81,8 +93,7 @@ describe('a server that dies and comes back', () => {
       reconnectDelaysMs: [50, 100]
     })
     try {
-      await session.exec('true')
-      await server.crash()
+      await crashUnder(session, server)
       attempts = 0
       const err = await session.exec('true').catch((e: unknown) => e)
       expect(err).toBeInstanceOf(SessionError)
