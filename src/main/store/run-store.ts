@@ -32,7 +32,8 @@ export class RunFolder {
   static async create(dir: string, doc: RunDocument): Promise<RunFolder> {
     await fs.mkdir(path.join(dir, RAW_DIR), { recursive: true })
     const folder = new RunFolder(dir, doc)
-    await fs.writeFile(path.join(dir, LOCK_FILE), String(process.pid))
+    // atomically, so a reader never finds the lock empty and takes the run for a dead one's
+    await writeFileAtomic(path.join(dir, LOCK_FILE), String(process.pid))
     await folder.flush()
     return folder
   }
@@ -40,7 +41,7 @@ export class RunFolder {
   /** Opens an existing run folder to continue it (resume, retry). */
   static async open(dir: string): Promise<RunFolder> {
     const doc = await readRun(dir)
-    await fs.writeFile(path.join(dir, LOCK_FILE), String(process.pid))
+    await writeFileAtomic(path.join(dir, LOCK_FILE), String(process.pid))
     return new RunFolder(dir, doc)
   }
 
@@ -147,11 +148,15 @@ function processAlive(pid: number): boolean {
  * A run left "running" by a process that is gone (a crash, a power cut) is interrupted: its
  * completed jobs are kept, jobs that were running are marked failed, and it can be resumed.
  */
-export async function markIfInterrupted(dir: string, doc: RunDocument): Promise<RunDocument> {
-  if (doc.status !== 'running') return doc
+export async function markIfInterrupted(dir: string, read: RunDocument): Promise<RunDocument> {
+  if (read.status !== 'running') return read
   const lock = await fs.readFile(path.join(dir, LOCK_FILE), 'utf8').catch(() => '')
   const pid = Number(lock.trim())
-  if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) return doc
+  if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) return read
+  // A run that ended between the two reads wrote its last document before removing its lock:
+  // read it again, so a finished run is never overwritten by the stale copy read before.
+  const doc = await readRun(dir)
+  if (doc.status !== 'running') return doc
   const now = new Date().toISOString()
   doc.status = 'interrupted'
   doc.updatedAt = now
