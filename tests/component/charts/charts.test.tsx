@@ -52,6 +52,9 @@ describe('GroupedBarsChart', () => {
     const user = userEvent.setup()
     const { container } = render(<GroupedBarsChart comparison={comparison} />)
     const select = screen.getByRole('combobox', { name: 'Metric' })
+    // the card's SVG and PNG buttons come first, then its controls
+    await user.tab()
+    await user.tab()
     await user.tab()
     expect(document.activeElement).toBe(select)
     await user.selectOptions(select, 'mbw|mbw.memcpy.bandwidth|B/s|higher')

@@ -1,30 +1,62 @@
-import { useId, useState, type ReactElement, type ReactNode } from 'react'
+import { cloneElement, createContext, useContext, useId, useRef, useState, type ReactElement, type ReactNode } from 'react'
+import { ResponsiveContainer } from 'recharts'
 import type { Unit } from '../../../../shared/model/sample'
 import { formatValue } from '../../../../shared/format'
+import { ChartImageMenu } from './chart-image-menu'
 import { AXIS_COLOUR, colourOf, GRID_COLOUR, patternOf, TEXT_COLOUR, type SeriesPattern } from './palette'
 import './charts.css'
+
+/**
+ * How charts are drawn for print (the PDF report, docs/export.md): a fixed width instead of the
+ * container's, no controls (what they would choose is given as a prop, and named in the card),
+ * no hidden table (the report prints its own tables). Recharts animation is off everywhere.
+ */
+export interface ChartPrintMode {
+  /** The plot's width in CSS pixels. */
+  width: number
+}
+
+export const ChartPrintContext = createContext<ChartPrintMode | undefined>(undefined)
+
+export function useChartPrint(): ChartPrintMode | undefined {
+  return useContext(ChartPrintContext)
+}
+
+/** The start of saved chart images' file names (the run's name); set by the page showing the charts. */
+export const ChartFileStemContext = createContext('virtbench')
 
 /** A chart's card: its title, one line on how to read it, the controls and the chart. */
 export function ChartCard({
   title,
   howToRead,
   controls,
+  shown,
   wide,
   children
 }: {
   title: string
   howToRead: ReactNode
   controls?: ReactNode
+  /** What the controls have chosen, in words: printed in place of the controls. */
+  shown?: string
   /** Across the whole row of the grid (long labels, wide tables). */
   wide?: boolean
   children: ReactNode
 }): ReactElement {
   const id = useId()
+  const print = useChartPrint()
+  const ref = useRef<HTMLElement>(null)
+  const fileStem = useContext(ChartFileStemContext)
+  const classes = ['card', 'charts-card', wide ? 'charts-card-wide' : '', print ? 'charts-card-print' : ''].filter(Boolean).join(' ')
   return (
-    <section className={wide ? 'card charts-card charts-card-wide' : 'card charts-card'} aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{title}</h3>
+    <section ref={ref} className={classes} aria-labelledby={`${id}-title`}>
+      <div className="charts-card-head">
+        <h3 id={`${id}-title`}>{title}</h3>
+        {print ? null : <ChartImageMenu cardRef={ref} title={title} fileStem={fileStem} {...(shown !== undefined ? { shown } : {})} />}
+      </div>
+      {print && shown ? <p className="charts-shown">{shown}</p> : null}
       <p className="charts-how">{howToRead}</p>
-      {controls ? <div className="charts-controls">{controls}</div> : null}
+      {controls && !print ? <div className="charts-controls">{controls}</div> : null}
       {children}
     </section>
   )
@@ -47,18 +79,26 @@ export function ChartFigure({
   height: number
   summary: ReactNode
   table: DataTableProps
-  children: ReactNode
+  /** A recharts chart element: sized by its container on screen, by the print width in print. */
+  children: ReactElement<{ width?: number; height?: number }>
 }): ReactElement {
   const id = useId()
+  const print = useChartPrint()
   return (
     <figure className="charts-figure" aria-label={name} aria-describedby={`${id}-summary`}>
-      <div className="charts-plot" style={{ height }} aria-hidden="true">
-        {children}
+      <div className="charts-plot" style={print ? { height, width: print.width } : { height }} aria-hidden="true">
+        {print ? (
+          cloneElement(children, { width: print.width, height })
+        ) : (
+          <ResponsiveContainer width="100%" height="100%">
+            {children}
+          </ResponsiveContainer>
+        )}
       </div>
       <figcaption id={`${id}-summary`} className="charts-summary">
         {summary}
       </figcaption>
-      <DataTable {...table} />
+      {print ? null : <DataTable {...table} />}
     </figure>
   )
 }

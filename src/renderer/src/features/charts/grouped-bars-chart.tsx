@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactElement } from 'react'
-import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Comparison } from '../../../../shared/model/comparison'
 import { formatValue } from '../../../../shared/format'
 import { absent, AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, figureCell, GRID_PROPS, LEGEND_PROPS, patternFill, SeriesPatterns, tickOf, TOOLTIP_PROPS, useSvgId } from './chart-parts'
@@ -10,9 +10,9 @@ import { aggregateWords, metricChoices, pick } from './rows'
 export const GROUPED_BARS_HEIGHT = 300
 
 /** Bars per metric: the baseline's and each variant's figure side by side, one metric at a time. */
-export function GroupedBarsChart({ comparison }: { comparison: Comparison }): ReactElement | null {
+export function GroupedBarsChart({ comparison, metric }: { comparison: Comparison; /** The metric shown first (a MetricChoice key). */ metric?: string }): ReactElement | null {
   const choices = useMemo(() => metricChoices(comparison), [comparison])
-  const [selected, setSelected] = useState<string | undefined>(undefined)
+  const [selected, setSelected] = useState<string | undefined>(metric)
   const choice = pick(choices, selected)
   const prefix = useSvgId()
   if (!choice) return null
@@ -22,6 +22,7 @@ export function GroupedBarsChart({ comparison }: { comparison: Comparison }): Re
   return (
     <ChartCard
       title="Baseline and variants side by side"
+      shown={choice.label}
       howToRead={`Each bar is one target's figure (${aggregateWords(data.aggregate)}); the thin line spans its lowest to highest repetition. ${better}.`}
       controls={
         <ChartSelect
@@ -37,20 +38,18 @@ export function GroupedBarsChart({ comparison }: { comparison: Comparison }): Re
     >
       <SeriesPatterns prefix={prefix} count={data.series.length} />
       <ChartFigure name={`${data.title}: baseline and variants`} height={GROUPED_BARS_HEIGHT} summary={barsSummary(data)} table={barsTable(data)}>
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
-            <CartesianGrid vertical={false} {...GRID_PROPS} />
-            <XAxis dataKey="group" {...AXIS_PROPS} />
-            <YAxis tickFormatter={tickOf(data.unit)} width={84} {...AXIS_PROPS} />
-            <Tooltip formatter={(value) => formatValue(Number(value), data.unit)} {...TOOLTIP_PROPS} />
-            <Legend {...LEGEND_PROPS} />
-            {data.series.map((s) => (
-              <Bar key={s.key} dataKey={s.key} name={s.name} fill={patternFill(prefix, s.index)} stroke={MARK_STROKE} isAnimationActive={false} maxBarSize={64}>
-                <ErrorBar dataKey={`${s.key}range`} direction="y" stroke={TEXT_COLOUR} width={4} isAnimationActive={false} />
-              </Bar>
-            ))}
-          </BarChart>
-        </ResponsiveContainer>
+        <BarChart data={rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
+          <CartesianGrid vertical={false} {...GRID_PROPS} />
+          <XAxis dataKey="group" {...AXIS_PROPS} />
+          <YAxis tickFormatter={tickOf(data.unit)} width={84} {...AXIS_PROPS} />
+          <Tooltip formatter={(value) => formatValue(Number(value), data.unit)} {...TOOLTIP_PROPS} />
+          <Legend {...LEGEND_PROPS} />
+          {data.series.map((s) => (
+            <Bar key={s.key} dataKey={s.key} name={s.name} fill={patternFill(prefix, s.index)} stroke={MARK_STROKE} isAnimationActive={false} maxBarSize={64}>
+              <ErrorBar dataKey={`${s.key}range`} direction="y" stroke={TEXT_COLOUR} width={4} isAnimationActive={false} />
+            </Bar>
+          ))}
+        </BarChart>
       </ChartFigure>
     </ChartCard>
   )

@@ -35,11 +35,11 @@ export function iozoneRows(grid: IozoneGrid): { header: string; cells: HeatCell[
 }
 
 /** iozone's throughput as file size x record size, one sub-test and one target at a time. */
-export function IozoneHeatmap({ run }: { run: RunDocument }): ReactElement | null {
+export function IozoneHeatmap({ run, initial }: { run: RunDocument; /** What is shown first: the test (id), the target (side label) and the sub-test. */ initial?: { testId?: string; side?: string; subtest?: string } }): ReactElement | null {
   const choices = useMemo(() => iozoneChoices(run), [run])
-  const [testId, setTestId] = useState<string | undefined>(undefined)
-  const [side, setSide] = useState<string | undefined>(undefined)
-  const [subtest, setSubtest] = useState<string | undefined>(undefined)
+  const [testId, setTestId] = useState<string | undefined>(initial?.testId)
+  const [side, setSide] = useState<string | undefined>(initial?.side)
+  const [subtest, setSubtest] = useState<string | undefined>(initial?.subtest)
   const test = choices.tests.find((t) => t.id === testId) ?? choices.tests[0]
   const target = choices.sides.find((s) => s === side) ?? choices.sides[0]
   const sub = choices.subtests.find((s) => s === subtest) ?? choices.subtests[0]
@@ -50,6 +50,7 @@ export function IozoneHeatmap({ run }: { run: RunDocument }): ReactElement | nul
     <ChartCard
       wide
       title="iozone: file size × record size"
+      shown={`${test.title} · ${name}`}
       howToRead={`Each cell is the ${sub} throughput for one file size (rows) and record size (columns), ${aggregateWords(grid.aggregate)}. Darker is faster. Small files are mostly served from the page cache.`}
       controls={
         <>

@@ -1,5 +1,5 @@
 import { useMemo, type ReactElement } from 'react'
-import { CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
+import { CartesianGrid, ErrorBar, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Comparison } from '../../../../shared/model/comparison'
 import { formatValue } from '../../../../shared/format'
 import { absent, AXIS_PROPS, ChartCard, ChartFigure, figureCell, GRID_PROPS, LEGEND_PROPS, TOOLTIP_PROPS, type DataTableProps } from './chart-parts'
@@ -42,43 +42,41 @@ export function LatencyChart({ comparison }: { comparison: Comparison }): ReactE
       howToRead={`Lower is better. One marker per target; the line through it spans the lowest to highest repetition.${data.scale === 'log' ? ' The axis is logarithmic: the latencies span a wide range.' : ''}`}
     >
       <ChartFigure name="Latency per target" height={height} summary={latencySummary(data)} table={latencyTable(data)}>
-        <ResponsiveContainer width="100%" height="100%">
-          <ScatterChart accessibilityLayer={false} margin={{ top: 8, right: 24, bottom: 4, left: 8 }}>
-            <CartesianGrid {...GRID_PROPS} />
-            <XAxis
-              type="number"
-              dataKey="value"
-              name="Latency"
-              scale={data.scale}
-              domain={data.scale === 'log' ? ['auto', 'auto'] : [0, 'auto']}
-              tickFormatter={(v: number) => formatValue(v, 's')}
-              {...AXIS_PROPS}
-            />
-            <YAxis
-              type="number"
-              dataKey="y"
-              name="Figure"
-              reversed
-              domain={[-0.5, data.groups.length - 0.5]}
-              ticks={labels.map((_, i) => i)}
-              interval={0}
-              tickFormatter={(v: number) => labels[v] ?? ''}
-              width={240}
-              {...AXIS_PROPS}
-            />
-            <Tooltip
-              {...TOOLTIP_PROPS}
-              cursor={false}
-              formatter={(value, name) => (name === 'Figure' ? [labels[Math.round(Number(value))] ?? '', 'Figure'] : [formatValue(Number(value), 's'), name])}
-            />
-            <Legend {...LEGEND_PROPS} />
-            {series.map((s) => (
-              <Scatter key={s.key} name={s.name} data={s.points} fill={colourOf(s.index)} stroke={MARK_STROKE} shape={markerOf(s.index)} legendType={markerOf(s.index)} isAnimationActive={false}>
-                <ErrorBar dataKey="range" direction="x" stroke={TEXT_COLOUR} width={4} isAnimationActive={false} />
-              </Scatter>
-            ))}
-          </ScatterChart>
-        </ResponsiveContainer>
+        <ScatterChart accessibilityLayer={false} margin={{ top: 8, right: 24, bottom: 4, left: 8 }}>
+          <CartesianGrid {...GRID_PROPS} />
+          <XAxis
+            type="number"
+            dataKey="value"
+            name="Latency"
+            scale={data.scale}
+            domain={data.scale === 'log' ? ['auto', 'auto'] : [0, 'auto']}
+            tickFormatter={(v: number) => formatValue(v, 's')}
+            {...AXIS_PROPS}
+          />
+          <YAxis
+            type="number"
+            dataKey="y"
+            name="Figure"
+            reversed
+            domain={[-0.5, data.groups.length - 0.5]}
+            ticks={labels.map((_, i) => i)}
+            interval={0}
+            tickFormatter={(v: number) => labels[v] ?? ''}
+            width={240}
+            {...AXIS_PROPS}
+          />
+          <Tooltip
+            {...TOOLTIP_PROPS}
+            cursor={false}
+            formatter={(value, name) => (name === 'Figure' ? [labels[Math.round(Number(value))] ?? '', 'Figure'] : [formatValue(Number(value), 's'), name])}
+          />
+          <Legend {...LEGEND_PROPS} />
+          {series.map((s) => (
+            <Scatter key={s.key} name={s.name} data={s.points} fill={colourOf(s.index)} stroke={MARK_STROKE} shape={markerOf(s.index)} legendType={markerOf(s.index)} isAnimationActive={false}>
+              <ErrorBar dataKey="range" direction="x" stroke={TEXT_COLOUR} width={4} isAnimationActive={false} />
+            </Scatter>
+          ))}
+        </ScatterChart>
       </ChartFigure>
     </ChartCard>
   )

@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactElement } from 'react'
-import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts'
 import type { RunDocument } from '../../../../shared/model/run'
 import type { Unit } from '../../../../shared/model/sample'
 import { formatValue } from '../../../../shared/format'
@@ -16,10 +16,10 @@ const sourceColour = (index: number): number => index + 1
  * What the block layer saw during a storage job: the measured machine's own disks and, for a guest,
  * its physical host's disks (guest-visible vs host-visible I/O); per second when recorded.
  */
-export function MonitorSeriesChart({ run }: { run: RunDocument }): ReactElement | null {
+export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run: RunDocument; /** The job shown first (its id). */ job?: string; measure?: MonitorMeasure }): ReactElement | null {
   const jobs = useMemo(() => monitorJobs(run), [run])
-  const [jobKey, setJobKey] = useState<string | undefined>(undefined)
-  const [measureKey, setMeasureKey] = useState<MonitorMeasure | undefined>(undefined)
+  const [jobKey, setJobKey] = useState<string | undefined>(job)
+  const [measureKey, setMeasureKey] = useState<MonitorMeasure | undefined>(initialMeasure)
   const prefix = useSvgId()
   const choice = jobs.find((j) => j.key === jobKey) ?? jobs.find((j) => j.key === defaultMonitorJob(run, jobs))
   if (!choice) return null
@@ -30,6 +30,7 @@ export function MonitorSeriesChart({ run }: { run: RunDocument }): ReactElement 
   return (
     <ChartCard
       title="Host monitor: guest-visible and host-visible I/O"
+      shown={name}
       howToRead="What the block layer of the measured machine, and of its physical host when the run could reach it, did while the job ran (/proc/diskstats, every second). A guest whose host moves far more, or far less, than the guest asked for shows a cache or a layer in between."
       controls={
         <>
@@ -40,43 +41,41 @@ export function MonitorSeriesChart({ run }: { run: RunDocument }): ReactElement 
     >
       <SeriesPatterns prefix={prefix} count={sources.length + 1} />
       <ChartFigure name={name} height={MONITOR_HEIGHT} summary={monitorSummary(view, measure)} table={monitorTable(view, measure, name)}>
-        <ResponsiveContainer width="100%" height="100%">
-          {view.mode === 'series' ? (
-            <LineChart data={view.rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
-              <CartesianGrid {...GRID_PROPS} />
-              <XAxis type="number" dataKey="at" domain={['dataMin', 'dataMax']} tickFormatter={(v: number) => `${v} s`} {...AXIS_PROPS} />
-              <YAxis tickFormatter={tickOf(measure.unit)} width={84} {...AXIS_PROPS} />
-              <Tooltip {...TOOLTIP_PROPS} cursor={{ stroke: 'var(--border)' }} labelFormatter={(v) => `${String(v)} s`} formatter={(value) => formatValue(Number(value), measure.unit)} />
-              <Legend {...LEGEND_PROPS} />
-              {view.sources.map((s) => (
-                <Line
-                  key={s.key}
-                  dataKey={s.key}
-                  name={s.name}
-                  stroke={colourOf(sourceColour(s.index))}
-                  strokeWidth={2}
-                  strokeDasharray={dashOf(sourceColour(s.index))}
-                  dot={false}
-                  legendType={markerOf(sourceColour(s.index))}
-                  connectNulls
-                  isAnimationActive={false}
-                />
+        {view.mode === 'series' ? (
+          <LineChart data={view.rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
+            <CartesianGrid {...GRID_PROPS} />
+            <XAxis type="number" dataKey="at" domain={['dataMin', 'dataMax']} tickFormatter={(v: number) => `${v} s`} {...AXIS_PROPS} />
+            <YAxis tickFormatter={tickOf(measure.unit)} width={84} {...AXIS_PROPS} />
+            <Tooltip {...TOOLTIP_PROPS} cursor={{ stroke: 'var(--border)' }} labelFormatter={(v) => `${String(v)} s`} formatter={(value) => formatValue(Number(value), measure.unit)} />
+            <Legend {...LEGEND_PROPS} />
+            {view.sources.map((s) => (
+              <Line
+                key={s.key}
+                dataKey={s.key}
+                name={s.name}
+                stroke={colourOf(sourceColour(s.index))}
+                strokeWidth={2}
+                strokeDasharray={dashOf(sourceColour(s.index))}
+                dot={false}
+                legendType={markerOf(sourceColour(s.index))}
+                connectNulls
+                isAnimationActive={false}
+              />
+            ))}
+          </LineChart>
+        ) : (
+          <BarChart data={view.bars} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
+            <CartesianGrid vertical={false} {...GRID_PROPS} />
+            <XAxis dataKey="name" interval={0} {...AXIS_PROPS} />
+            <YAxis tickFormatter={tickOf(measure.unit)} width={84} {...AXIS_PROPS} />
+            <Tooltip {...TOOLTIP_PROPS} formatter={(value) => formatValue(Number(value), measure.unit)} />
+            <Bar dataKey="value" name={measure.label} stroke={MARK_STROKE} isAnimationActive={false} maxBarSize={72}>
+              {view.bars.map((_, i) => (
+                <Cell key={i} fill={patternFill(prefix, sourceColour(i))} />
               ))}
-            </LineChart>
-          ) : (
-            <BarChart data={view.bars} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
-              <CartesianGrid vertical={false} {...GRID_PROPS} />
-              <XAxis dataKey="name" interval={0} {...AXIS_PROPS} />
-              <YAxis tickFormatter={tickOf(measure.unit)} width={84} {...AXIS_PROPS} />
-              <Tooltip {...TOOLTIP_PROPS} formatter={(value) => formatValue(Number(value), measure.unit)} />
-              <Bar dataKey="value" name={measure.label} stroke={MARK_STROKE} isAnimationActive={false} maxBarSize={72}>
-                {view.bars.map((_, i) => (
-                  <Cell key={i} fill={patternFill(prefix, sourceColour(i))} />
-                ))}
-              </Bar>
-            </BarChart>
-          )}
-        </ResponsiveContainer>
+            </Bar>
+          </BarChart>
+        )}
       </ChartFigure>
       {view.mode === 'summary' ? (
         <p className="charts-note">The per-second series was not recorded for this job: each bar is the average over the job&apos;s monitored time.</p>

@@ -7,14 +7,15 @@ import { matrixGrids, type MatrixGrid } from './network-matrix'
 import { aggregateWords } from './rows'
 
 /** The network matrix: every ordered pair of machines, source by destination. */
-export function NetworkMatrixHeatmap({ run }: { run: RunDocument }): ReactElement | null {
+export function NetworkMatrixHeatmap({ run, grid: initial }: { run: RunDocument; /** The grid shown first (a MatrixGrid key). */ grid?: string }): ReactElement | null {
   const grids = useMemo(() => matrixGrids(run), [run])
-  const [selected, setSelected] = useState<string | undefined>(undefined)
+  const [selected, setSelected] = useState<string | undefined>(initial)
   const grid = grids.find((g) => g.key === selected) ?? grids[0]
   if (!grid) return null
   return (
     <ChartCard
       title="Network matrix"
+      shown={grid.label}
       howToRead={`Rows send, columns receive; each cell is ${aggregateWords(grid.aggregate)} between that pair. Darker is a larger figure; ${grid.better === 'higher' ? 'higher' : 'lower'} is better.`}
       controls={grids.length > 1 ? <ChartSelect label="Figure" value={grid.key} onChange={setSelected} options={grids.map((g) => ({ value: g.key, label: g.label }))} /> : undefined}
     >

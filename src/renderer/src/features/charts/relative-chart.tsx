@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactElement } from 'react'
-import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, LabelList, ReferenceLine, ResponsiveContainer, Tooltip, usePlotArea, XAxis, YAxis } from 'recharts'
+import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, LabelList, ReferenceLine, Tooltip, usePlotArea, XAxis, YAxis } from 'recharts'
 import type { Comparison } from '../../../../shared/model/comparison'
 import { formatPct } from '../../../../shared/format'
 import { absent, AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, GRID_PROPS, TOOLTIP_PROPS, type DataTableProps } from './chart-parts'
@@ -37,9 +37,9 @@ export function relativeLabel(item: Pick<RelativeItem, 'pct' | 'withinNoise'>): 
  * Relative % (100 % = the baseline, more is always better) with the 95 % confidence interval as
  * error bars: every headline metric of one variant, or one metric for every variant.
  */
-export function RelativeChart({ comparison }: { comparison: Comparison }): ReactElement | null {
+export function RelativeChart({ comparison, view: initial }: { comparison: Comparison; /** The view shown first (a RelativeView key). */ view?: string }): ReactElement | null {
   const views = useMemo(() => relativeViews(comparison), [comparison])
-  const [selected, setSelected] = useState<string | undefined>(undefined)
+  const [selected, setSelected] = useState<string | undefined>(initial)
   const view = views.find((v) => v.key === selected) ?? views[0]
   if (!view) return null
   const data = relativeData(comparison, view)
@@ -49,6 +49,7 @@ export function RelativeChart({ comparison }: { comparison: Comparison }): React
     <ChartCard
       wide
       title="Relative to the baseline"
+      shown={view.label}
       howToRead={`100 % means as good as ${comparison.baseline}; more is always better (latencies are inverted). Whiskers are the 95 % confidence interval; a bar whose interval crosses 100 % is within noise (≈).`}
       controls={
         <ChartSelect
@@ -63,22 +64,20 @@ export function RelativeChart({ comparison }: { comparison: Comparison }): React
       }
     >
       <ChartFigure name={`${data.title}, relative %`} height={relativeHeight(data.items.length)} summary={relativeSummary(data)} table={relativeTable(data)}>
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={rows} layout="vertical" accessibilityLayer={false} margin={{ top: 22, right: LABEL_COLUMN, bottom: 4, left: 8 }}>
-            <CartesianGrid horizontal={false} {...GRID_PROPS} />
-            <XAxis type="number" domain={[0, max]} ticks={relativeTicks(max)} allowDataOverflow tickFormatter={(v: number) => formatPct(v)} {...AXIS_PROPS} />
-            <YAxis type="category" dataKey="label" width={280} interval={0} {...AXIS_PROPS} />
-            <Tooltip formatter={(value) => formatPct(Number(value), 1)} {...TOOLTIP_PROPS} />
-            <ReferenceLine x={100} stroke={REFERENCE_COLOUR} strokeWidth={1.5} strokeDasharray="4 3" ifOverflow="extendDomain" label={{ value: '100 %', position: 'top', fill: TEXT_COLOUR, fontSize: 12 }} />
-            <Bar dataKey="pct" name="Relative %" isAnimationActive={false} stroke={MARK_STROKE} barSize={18}>
-              {data.items.map((item, i) => (
-                <Cell key={i} fill={relativeColour(item.pct, item.withinNoise)?.colour} fillOpacity={item.withinNoise ? 0.45 : 1} />
-              ))}
-              <ErrorBar dataKey="ci" direction="x" stroke={TEXT_COLOUR} width={6} isAnimationActive={false} />
-              <LabelList dataKey="text" content={<ColumnLabel />} />
-            </Bar>
-          </BarChart>
-        </ResponsiveContainer>
+        <BarChart data={rows} layout="vertical" accessibilityLayer={false} margin={{ top: 22, right: LABEL_COLUMN, bottom: 4, left: 8 }}>
+          <CartesianGrid horizontal={false} {...GRID_PROPS} />
+          <XAxis type="number" domain={[0, max]} ticks={relativeTicks(max)} allowDataOverflow tickFormatter={(v: number) => formatPct(v)} {...AXIS_PROPS} />
+          <YAxis type="category" dataKey="label" width={280} interval={0} {...AXIS_PROPS} />
+          <Tooltip formatter={(value) => formatPct(Number(value), 1)} {...TOOLTIP_PROPS} />
+          <ReferenceLine x={100} stroke={REFERENCE_COLOUR} strokeWidth={1.5} strokeDasharray="4 3" ifOverflow="extendDomain" label={{ value: '100 %', position: 'top', fill: TEXT_COLOUR, fontSize: 12 }} />
+          <Bar dataKey="pct" name="Relative %" isAnimationActive={false} stroke={MARK_STROKE} barSize={18}>
+            {data.items.map((item, i) => (
+              <Cell key={i} fill={relativeColour(item.pct, item.withinNoise)?.colour} fillOpacity={item.withinNoise ? 0.45 : 1} />
+            ))}
+            <ErrorBar dataKey="ci" direction="x" stroke={TEXT_COLOUR} width={6} isAnimationActive={false} />
+            <LabelList dataKey="text" content={<ColumnLabel />} />
+          </Bar>
+        </BarChart>
       </ChartFigure>
     </ChartCard>
   )
