@@ -41,7 +41,13 @@ export default defineConfig({
     plugins: [react(), cspMeta],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
-      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/renderer/index.html'),
+          // the PDF report's page (docs/export.md): printed by the app and by `virtbench report`
+          report: resolve(__dirname, 'src/renderer/report.html')
+        }
+      }
     }
   }
 })

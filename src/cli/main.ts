@@ -1,13 +1,14 @@
 import { packsCommand } from './commands/packs'
 import { parseCommand } from './commands/parse'
 import { runCommand } from './commands/run'
+import { reportCommand } from './commands/report'
 import { serveCommand } from './commands/serve'
 import { targetsCommand } from './commands/targets'
 import type { CliCommand, CliIo } from './io'
 import { UsageError } from './usage-error'
 
 /** Every subcommand; `report` joins with the export issue. */
-export const COMMANDS: CliCommand[] = [runCommand, packsCommand, parseCommand, serveCommand, targetsCommand]
+export const COMMANDS: CliCommand[] = [runCommand, reportCommand, packsCommand, parseCommand, serveCommand, targetsCommand]
 
 export function topLevelHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

@@ -25,6 +25,7 @@ export const INVOKE_CHANNELS = [
   'runs:remove',
   'runs:export',
   'runs:import',
+  'runs:report',
   'runs:raw',
   'runs:rename',
   'runs:example',

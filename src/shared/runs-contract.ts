@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ComparisonPlanSchema } from './model/plan'
 import { JOB_STATUSES, RUN_STATUSES, RunDocumentSchema } from './model/run'
+import { ReportOptionsSchema } from './report'
 
 /**
  * The runs part of the API contract: start a comparison, watch it (runs:event), cancel, retry a
@@ -55,6 +56,19 @@ export const runsInvokeContract = {
   'runs:export': {
     request: z.strictObject({ id: RunId, file: AbsolutePath }),
     response: z.object({ file: z.string(), rawFiles: z.number() })
+  },
+  /** The PDF comparison report of a run (docs/export.md), printed by main; the renderer saves it. */
+  'runs:report': {
+    request: z.strictObject({ id: RunId, options: ReportOptionsSchema }),
+    response: z.object({
+      fileName: z.string(),
+      /** The PDF, base64. */
+      pdf: z.string(),
+      bytes: z.number(),
+      pages: z.number().optional(),
+      charts: z.number(),
+      seconds: z.number()
+    })
   },
   'runs:import': { request: z.strictObject({ file: AbsolutePath }), response: z.object({ id: z.string(), name: z.string() }) },
   'runs:raw': {

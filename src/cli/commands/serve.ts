@@ -1,5 +1,7 @@
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { printWithChromium } from '../../main/report/chromium-printer'
+import { findBrowser } from '../../main/report/find-browser'
 import { createApi } from '../../main/api/handlers'
 import { startBridge } from '../../main/bridge/bridge-server'
 import { loopbackBindAddress } from '../../main/bridge/loopback'
@@ -48,7 +50,13 @@ Options:
     } catch (error) {
       throw new UsageError((error as Error).message)
     }
-    const api = createApi({ transport: 'bridge', dataDir, versions: { node: process.versions.node } })
+    const api = createApi({
+      transport: 'bridge',
+      dataDir,
+      versions: { node: process.versions.node },
+      // PDFs are printed with a Chromium found on this system, as `virtbench report` does
+      printReport: async (input) => printWithChromium({ browser: findBrowser({ env: io.env }), rendererDir, input })
+    })
     let bridge
     try {
       bridge = await startBridge({ api, rendererDir, host: values.host, port })

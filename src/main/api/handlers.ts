@@ -9,6 +9,7 @@ import type { Handlers } from './dispatch'
 import { EventHub } from './event-hub'
 import type { HostKeyDecisions } from './host-key-decisions'
 import { createPresetsHandlers } from './presets-handlers'
+import { createReportHandlers, type ReportPrinter } from './report-handlers'
 import { createRunsHandlers } from './runs-handlers'
 import { createTargetsHandlers } from './targets-handlers'
 
@@ -25,6 +26,8 @@ export interface HostServices {
   secrets?: SecretStore
   /** The user's home, for ~/.ssh/config and ~/.ssh/known_hosts (default: os.homedir()). */
   homeDir?: string
+  /** Prints the PDF report: webContents.printToPDF in the app, a system Chromium in `serve`. */
+  printReport?: ReportPrinter
 }
 
 export interface Api {
@@ -76,6 +79,11 @@ export function createApi(host: HostServices): Api {
     ...(host.homeDir !== undefined && { homeDir: host.homeDir })
   })
   const presets = createPresetsHandlers({ dataDir: host.dataDir, resourcesDir: resourcesDir() }, hub)
+  const report = createReportHandlers({
+    getRun: async (id) => runs['runs:get']({ id }),
+    appVersion: __APP_VERSION__,
+    ...(host.printReport ? { printReport: host.printReport } : {})
+  })
 
   const handlers: Handlers = {
     'app:info': () => ({
@@ -104,7 +112,8 @@ export function createApi(host: HostServices): Api {
     ...targets,
     ...runs,
     ...catalog,
-    ...presets
+    ...presets,
+    ...report
   }
   return { handlers, hub, notify, hostKeys: decisions }
 }

@@ -14,7 +14,7 @@ import { contentSecurityPolicy } from '../../shared/csp'
 import { dispatch } from '../api/dispatch'
 import type { Api } from '../api/handlers'
 import { loopbackBindAddress } from './loopback'
-import { readStaticFile } from './static-files'
+import { readStaticFile } from '../fs/static-files'
 
 const MAX_MESSAGE_BYTES = 1024 * 1024
 

@@ -3,6 +3,7 @@ import { app, BrowserWindow, nativeTheme, shell } from 'electron'
 import { isSafeExternalUrl } from '../../shared/contract'
 import { createApi } from '../api/handlers'
 import { MIN_WINDOW } from '../window-bounds'
+import { printReportWindow } from './report-window'
 import { wireIpc } from './ipc'
 import { createSafeStorageSecretStore } from './safe-storage-secrets'
 import { hardenSession, hardenWebContents } from './security'
@@ -12,6 +13,8 @@ import { WindowStateKeeper } from './window-state'
 const isDev = !app.isPackaged && Boolean(process.env.ELECTRON_RENDERER_URL)
 const rendererFile = path.join(__dirname, '../renderer/index.html')
 const rendererUrl = isDev ? process.env.ELECTRON_RENDERER_URL! : new URL(`file://${rendererFile}`).href
+/** The PDF report's page (docs/export.md), printed in a hidden window. */
+const reportPage = isDev ? { url: new URL('report.html', `${process.env.ELECTRON_RENDERER_URL!.replace(/\/?$/, '/')}`).href } : { file: path.join(__dirname, '../renderer/report.html') }
 
 // A second launch hands over to the running window (see 'second-instance') and exits.
 const isPrimaryInstance = app.requestSingleInstanceLock()
@@ -35,7 +38,8 @@ async function createWindow(): Promise<void> {
     },
     onSettingsChanged: (settings) => {
       nativeTheme.themeSource = settings.theme
-    }
+    },
+    printReport: (input) => printReportWindow(input, reportPage)
   })
   reportSecretsProblem = (message) => api.notify('warning', message)
   nativeTheme.themeSource = (await api.handlers['settings:get'](undefined)).theme

@@ -2,11 +2,13 @@ import { useEffect, useId, useMemo, useState, type ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
 import type { Scenario } from '../../../../shared/model/scenario'
-import { ChartsSection } from '../charts'
+import { ChartFileStemContext, ChartsSection } from '../charts'
+import { reportFileStem } from '../../../../shared/report'
 import { comparisonOf } from './comparison-of'
 import { EnvironmentDiff, type EnvironmentTarget } from './environment-diff'
 import { environmentOf } from './environment-fields'
 import { EnvironmentPanel } from './environment-panel'
+import { ExportPanel } from './export-panel'
 import { OverheadTable } from './overhead-table'
 import { PreflightFindings, PublishedBanner, RunSummary, VariantFlags } from './run-summary'
 import './results.css'
@@ -36,6 +38,7 @@ export function ResultsView({ run, comparison: given }: { run: RunDocument; comp
       <RunSummary run={run} />
       <VariantFlags run={run} comparison={comparison} />
       <PreflightFindings findings={run.preflight} />
+      {run.status !== 'running' ? <ExportPanel run={run} /> : null}
 
       <section className="results-section" aria-labelledby={tableTitle}>
         <h3 id={tableTitle}>Overhead</h3>
@@ -106,5 +109,9 @@ function DeferredCharts({ run, comparison }: { run: RunDocument; comparison: Com
     }
   }, [run.id])
   if (ready !== run.id) return <div className="results-charts-pending" aria-busy="true" />
-  return <ChartsSection run={run} comparison={comparison} />
+  return (
+    <ChartFileStemContext value={reportFileStem(run)}>
+      <ChartsSection run={run} comparison={comparison} />
+    </ChartFileStemContext>
+  )
 }

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readStaticFile } from '../../../../src/main/bridge/static-files'
+import { readStaticFile } from '../../../../src/main/fs/static-files'
 
 const INDEX = '<!doctype html><title>VirtBench</title>\n'
 const APP_JS = 'console.log("app")\n'

@@ -1,0 +1,148 @@
+import { existsSync, statSync } from 'node:fs'
+import { rename, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { runCsv } from '../../shared/export/csv'
+import { reportInputOf } from '../../shared/report-input'
+import { PAPER_SIZES, ReportOptionsSchema, type PaperSize } from '../../shared/report'
+import { printWithChromium, ReportPrintError } from '../../main/report/chromium-printer'
+import { BrowserNotFoundError, findBrowser } from '../../main/report/find-browser'
+import { pdfPageCount } from '../../main/report/pdf-info'
+import { readRun, RunFileError } from '../../main/store/run-store'
+import type { CliCommand, CliIo } from '../io'
+import { UsageError } from '../usage-error'
+
+
+export const reportCommand: CliCommand = {
+  name: 'report',
+  summary: 'Make the PDF comparison report of a run, and its CSV and JSON exports',
+  usage: `Usage: virtbench report RUN [--pdf FILE] [--csv FILE] [--json FILE] [options]
+
+RUN is a run's folder (as written by virtbench run --out, or in the app's data
+directory) or its run.json. At least one of --pdf, --csv, --json is needed.
+
+  --pdf FILE        the comparison report: title page, summary with the headline
+                    figures and their 95 % intervals, one section per test with
+                    charts and the overhead table, network tables, environment,
+                    the exact commands (the same page the app prints)
+  --csv FILE        tidy rows: one measured value per row (docs/export.md)
+  --json FILE       the run document
+                    (--csv - or --json - writes to standard output)
+
+Options:
+  --paper SIZE      ${PAPER_SIZES.join(' or ')} (default a4)
+  --redact          leave host names and addresses out of every output
+  --author NAME     who ran the comparison, on the title page
+  --browser PATH    the Chromium, Chrome or Edge to print with (default: found on
+                    this system, or $VIRTBENCH_BROWSER)
+  --renderer-dir DIR  the built report page (default: the one next to this CLI)
+  -h, --help        this help
+
+Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
+3 no browser found for --pdf (the CSV and JSON were still written).`,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        pdf: { type: 'string' },
+        csv: { type: 'string' },
+        json: { type: 'string' },
+        paper: { type: 'string' },
+        redact: { type: 'boolean' },
+        author: { type: 'string' },
+        browser: { type: 'string' },
+        'renderer-dir': { type: 'string' }
+      },
+      strict: true,
+      allowPositionals: true
+    })
+    if (positionals.length !== 1) throw new UsageError('give exactly one run: its folder or its run.json')
+    if (!values.pdf && !values.csv && !values.json) throw new UsageError('say what to write: --pdf FILE, --csv FILE and/or --json FILE')
+    if (values.pdf === '-') throw new UsageError('--pdf needs a file name (a PDF is not written to standard output)')
+    if (values.csv === '-' && values.json === '-') throw new UsageError('only one of --csv and --json can go to standard output')
+    if (values.paper !== undefined && !(PAPER_SIZES as readonly string[]).includes(values.paper.toLowerCase())) {
+      throw new UsageError(`--paper must be ${PAPER_SIZES.join(' or ')}, not "${values.paper}"`)
+    }
+    const options = ReportOptionsSchema.safeParse({
+      paper: (values.paper?.toLowerCase() ?? 'a4') as PaperSize,
+      redact: values.redact ?? false,
+      ...(values.author !== undefined ? { author: values.author } : {})
+    })
+    if (!options.success) throw new UsageError(`--author: ${options.error.issues[0]?.message ?? 'not a name'}`)
+
+    const source = path.resolve(positionals[0]!)
+    const dir = existsSync(source) && statSync(source).isFile() ? path.dirname(source) : source
+    let run
+    try {
+      run = await readRun(dir)
+    } catch (error) {
+      const why = error instanceof RunFileError ? error.message : (error as Error).message
+      io.stderr(`virtbench report: cannot read the run at ${source}: ${why}\n`)
+      return 2
+    }
+    if (path.basename(source) !== 'run.json' && existsSync(source) && statSync(source).isFile()) {
+      io.stderr(`virtbench report: ${source} is not a run.json; give the run's folder or its run.json.\n`)
+      return 2
+    }
+
+    const input = reportInputOf(run, options.data, { appVersion: __APP_VERSION__, now: new Date() })
+    if (values.json) await output(values.json, `${JSON.stringify(input.run, null, 2)}\n`, io, 'JSON')
+    if (values.csv) await output(values.csv, runCsv(input.run), io, 'CSV')
+    if (!values.pdf) return 0
+
+    let browser: string
+    try {
+      browser = findBrowser({ ...(values.browser !== undefined ? { explicit: values.browser } : {}), env: io.env })
+    } catch (error) {
+      if (!(error instanceof BrowserNotFoundError)) throw error
+      io.stderr(`virtbench report: ${error.message}\n`)
+      return 3
+    }
+    const rendererDir = values['renderer-dir'] ? path.resolve(values['renderer-dir']) : path.resolve(__dirname, '../renderer')
+    if (!existsSync(path.join(rendererDir, 'report.html'))) {
+      io.stderr(`virtbench report: the report page is missing (${path.join(rendererDir, 'report.html')}); build the app first (npm run build) or give --renderer-dir.\n`)
+      return 2
+    }
+    const started = performance.now()
+    try {
+      const { pdf, rendered } = await printWithChromium({ browser, rendererDir, input })
+      await writeAtomically(path.resolve(values.pdf), pdf)
+      const seconds = (performance.now() - started) / 1000
+      const pages = pdfPageCount(pdf)
+      io.stdout(
+        `PDF: ${path.resolve(values.pdf)} (${pages !== undefined ? `${pages} pages, ` : ''}${options.data.paper === 'a4' ? 'A4' : 'Letter'}, ${rendered.charts} charts, ${kib(pdf.length)}, made in ${seconds.toFixed(1)} s with ${browser})\n`
+      )
+      return 0
+    } catch (error) {
+      if (!(error instanceof ReportPrintError)) throw error
+      io.stderr(`virtbench report: ${error.message}\n`)
+      return 1
+    }
+  }
+}
+
+function kib(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}
+
+async function output(target: string, text: string, io: CliIo, what: string): Promise<void> {
+  if (target === '-') {
+    io.stdout(text)
+    return
+  }
+  const file = path.resolve(target)
+  await writeAtomically(file, text)
+  io.stderr(`${what}: ${file}\n`)
+}
+
+/** Written next to its place and renamed into it: a reader never sees half a file. */
+async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`
+  try {
+    await writeFile(temp, data)
+    await rename(temp, file)
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw error
+  }
+}

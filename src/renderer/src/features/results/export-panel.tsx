@@ -1,0 +1,121 @@
+import { useId, useState, type ReactElement } from 'react'
+import type { RunDocument } from '../../../../shared/model/run'
+import { runCsv } from '../../../../shared/export/csv'
+import { PAPER_MM, PAPER_SIZES, reportFileStem, type PaperSize, type ReportOptions } from '../../../../shared/report'
+import { reportInputOf } from '../../../../shared/report-input'
+import { useAppStore } from '../../store'
+import { apiMessage } from '../../store/targets-slice'
+import './export-panel.css'
+
+/** Hands a file to the browser's download (Electron asks where to save it; a browser saves it). */
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.rel = 'noopener'
+  document.body.append(link)
+  try {
+    link.click()
+  } finally {
+    link.remove()
+    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  }
+}
+
+function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
+  const text = atob(base64)
+  const bytes = new Uint8Array(text.length)
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i)
+  return bytes
+}
+
+function sizeText(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}
+
+type Status = { kind: 'busy' | 'done' | 'error'; text: string } | undefined
+
+/**
+ * Export a run: the PDF comparison report (printed by main from the same page `virtbench report`
+ * prints), tidy CSV and the run document as JSON, each with host names and addresses left out
+ * when asked (docs/export.md).
+ */
+export function ExportPanel({ run }: { run: RunDocument }): ReactElement {
+  const api = useAppStore((s) => s.api)
+  const [paper, setPaper] = useState<PaperSize>('a4')
+  const [redact, setRedact] = useState(false)
+  const [author, setAuthor] = useState('')
+  const [status, setStatus] = useState<Status>(undefined)
+  const id = useId()
+  const options = (): ReportOptions => ({ paper, redact, ...(author.trim() ? { author: author.trim() } : {}) })
+  const stem = reportFileStem(run)
+  const busy = status?.kind === 'busy'
+
+  const savePdf = async (): Promise<void> => {
+    if (!api) {
+      setStatus({ kind: 'error', text: 'Not connected to VirtBench: reload the window.' })
+      return
+    }
+    setStatus({ kind: 'busy', text: 'Making the PDF report…' })
+    try {
+      const result = await api.invoke('runs:report', { id: run.id, options: options() })
+      downloadBlob(result.fileName, new Blob([base64Bytes(result.pdf)], { type: 'application/pdf' }))
+      const pages = result.pages !== undefined ? `${result.pages} pages, ` : ''
+      setStatus({ kind: 'done', text: `Saved ${result.fileName} (${pages}${sizeText(result.bytes)}, made in ${result.seconds.toFixed(1)} s).` })
+    } catch (error) {
+      setStatus({ kind: 'error', text: apiMessage(error) })
+    }
+  }
+  const exported = (): RunDocument => reportInputOf(run, options(), { appVersion: __APP_VERSION__, now: new Date() }).run
+  const saveCsv = (): void => {
+    const name = `${stem}${redact ? '-redacted' : ''}.csv`
+    downloadBlob(name, new Blob([runCsv(exported())], { type: 'text/csv' }))
+    setStatus({ kind: 'done', text: `Saved ${name}: one measured value per row.` })
+  }
+  const saveJson = (): void => {
+    const name = `${stem}${redact ? '-redacted' : ''}.json`
+    downloadBlob(name, new Blob([`${JSON.stringify(exported(), null, 2)}\n`], { type: 'application/json' }))
+    setStatus({ kind: 'done', text: `Saved ${name}: the run document${redact ? ', redacted' : ''}.` })
+  }
+
+  return (
+    <section className="card export-panel" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Export</h3>
+      <div className="export-options">
+        <div className="export-field">
+          <label htmlFor={`${id}-paper`}>Paper</label>
+          <select id={`${id}-paper`} value={paper} onChange={(e) => setPaper(e.target.value as PaperSize)}>
+            {PAPER_SIZES.map((p) => (
+              <option key={p} value={p}>
+                {PAPER_MM[p].label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="export-field">
+          <label htmlFor={`${id}-author`}>Prepared by (optional)</label>
+          <input id={`${id}-author`} type="text" maxLength={120} value={author} onChange={(e) => setAuthor(e.target.value)} placeholder="On the title page" />
+        </div>
+        <label className="export-check">
+          <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} />
+          Leave out host names and addresses
+        </label>
+      </div>
+      <div className="export-actions">
+        <button type="button" className="button button-primary" disabled={busy} onClick={() => void savePdf()}>
+          Save PDF report
+        </button>
+        <button type="button" className="button" disabled={busy} onClick={saveCsv}>
+          Save CSV
+        </button>
+        <button type="button" className="button" disabled={busy} onClick={saveJson}>
+          Save JSON
+        </button>
+      </div>
+      <p className={`export-status${status?.kind === 'error' ? ' export-status-error' : ''}`} role="status" aria-live="polite">
+        {status?.text ?? ''}
+      </p>
+    </section>
+  )
+}
