@@ -1,5 +1,5 @@
 import { useState, type ReactElement, type RefObject } from 'react'
-import { downloadText } from '../presets/download'
+import { downloadBlob, downloadText } from '../presets/download'
 import { chartFileName, chartPng, chartSvg } from './chart-image'
 import './chart-image.css'
 
@@ -66,20 +66,4 @@ export function ChartImageMenu({
       </p>
     </div>
   )
-}
-
-/** As downloadText (presets/download.ts), for a binary file. */
-function downloadBlob(fileName: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  link.rel = 'noopener'
-  document.body.append(link)
-  try {
-    link.click()
-  } finally {
-    link.remove()
-    setTimeout(() => URL.revokeObjectURL(url), 0)
-  }
 }

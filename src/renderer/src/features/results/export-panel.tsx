@@ -5,23 +5,8 @@ import { PAPER_MM, PAPER_SIZES, reportFileStem, type PaperSize, type ReportOptio
 import { reportInputOf } from '../../../../shared/report-input'
 import { useAppStore } from '../../store'
 import { apiMessage } from '../../store/targets-slice'
+import { downloadBlob } from '../presets/download'
 import './export-panel.css'
-
-/** Hands a file to the browser's download (Electron asks where to save it; a browser saves it). */
-export function downloadBlob(fileName: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  link.rel = 'noopener'
-  document.body.append(link)
-  try {
-    link.click()
-  } finally {
-    link.remove()
-    setTimeout(() => URL.revokeObjectURL(url), 10_000)
-  }
-}
 
 function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
   const text = atob(base64)
