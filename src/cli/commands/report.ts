@@ -1,5 +1,4 @@
 import { existsSync, statSync } from 'node:fs'
-import { rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { runCsv } from '../../shared/export/csv'
@@ -7,6 +6,7 @@ import { reportInputOf } from '../../shared/report-input'
 import { PAPER_SIZES, ReportOptionsSchema, type PaperSize } from '../../shared/report'
 import { printWithChromium, ReportPrintError } from '../../main/report/chromium-printer'
 import { BrowserNotFoundError, findBrowser } from '../../main/report/find-browser'
+import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { pdfPageCount } from '../../main/report/pdf-info'
 import { readRun, RunFileError } from '../../main/store/run-store'
 import type { CliCommand, CliIo } from '../io'
@@ -71,17 +71,18 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
     if (!options.success) throw new UsageError(`--author: ${options.error.issues[0]?.message ?? 'not a name'}`)
 
     const source = path.resolve(positionals[0]!)
-    const dir = existsSync(source) && statSync(source).isFile() ? path.dirname(source) : source
+    const isFile = existsSync(source) && statSync(source).isFile()
+    if (isFile && path.basename(source) !== 'run.json') {
+      io.stderr(`virtbench report: ${source} is not a run.json; give the run's folder or its run.json.\n`)
+      return 2
+    }
+    const dir = isFile ? path.dirname(source) : source
     let run
     try {
       run = await readRun(dir)
     } catch (error) {
       const why = error instanceof RunFileError ? error.message : (error as Error).message
       io.stderr(`virtbench report: cannot read the run at ${source}: ${why}\n`)
-      return 2
-    }
-    if (path.basename(source) !== 'run.json' && existsSync(source) && statSync(source).isFile()) {
-      io.stderr(`virtbench report: ${source} is not a run.json; give the run's folder or its run.json.\n`)
       return 2
     }
 
@@ -106,7 +107,7 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
     const started = performance.now()
     try {
       const { pdf, rendered } = await printWithChromium({ browser, rendererDir, input })
-      await writeAtomically(path.resolve(values.pdf), pdf)
+      await writeFileAtomic(path.resolve(values.pdf), pdf, { fileMode: EXPORT_FILE_MODE })
       const seconds = (performance.now() - started) / 1000
       const pages = pdfPageCount(pdf)
       io.stdout(
@@ -121,6 +122,9 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
   }
 }
 
+/** Exports are for sharing: readable as any file the user writes (the umask still applies). */
+const EXPORT_FILE_MODE = 0o666
+
 function kib(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }
@@ -131,18 +135,6 @@ async function output(target: string, text: string, io: CliIo, what: string): Pr
     return
   }
   const file = path.resolve(target)
-  await writeAtomically(file, text)
+  await writeFileAtomic(file, text, { fileMode: EXPORT_FILE_MODE })
   io.stderr(`${what}: ${file}\n`)
-}
-
-/** Written next to its place and renamed into it: a reader never sees half a file. */
-async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`
-  try {
-    await writeFile(temp, data)
-    await rename(temp, file)
-  } catch (error) {
-    await rm(temp, { force: true })
-    throw error
-  }
 }

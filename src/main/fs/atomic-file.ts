@@ -4,16 +4,17 @@ import path from 'node:path'
 
 /**
  * Write a file so that readers see either the old content or the new, never a torn write: a
- * temp file (mode 0600) is written, fsynced and renamed. `dirMode` applies to folders it creates.
+ * temp file (mode 0600 unless `fileMode` says otherwise) is written, fsynced and renamed.
+ * `dirMode` applies to folders it creates.
  */
-export async function writeFileAtomic(file: string, content: string, options: { dirMode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(file: string, content: string | Uint8Array, options: { dirMode?: number; fileMode?: number } = {}): Promise<void> {
   const dir = path.dirname(file)
   await fs.mkdir(dir, { recursive: true, ...(options.dirMode !== undefined && { mode: options.dirMode }) })
   const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
-  const handle = await fs.open(temp, 'wx', 0o600)
+  const handle = await fs.open(temp, 'wx', options.fileMode ?? 0o600)
   try {
     try {
-      await handle.writeFile(content, 'utf8')
+      await (typeof content === 'string' ? handle.writeFile(content, 'utf8') : handle.writeFile(content))
       await handle.sync()
     } finally {
       await handle.close()
