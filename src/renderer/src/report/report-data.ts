@@ -193,10 +193,3 @@ export function testNotes(run: RunDocument, testId: string): { text: string; sid
   }
   return [...notes.values()]
 }
-
-/** Chunks of at most `size`, for tables too wide for a page. */
-export function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size))
-  return out
-}

@@ -286,7 +286,7 @@ function TestSection({ run, comparison, test }: { run: RunDocument; comparison: 
         <dd className="mono">{paramsText(test).join(' ') || 'the defaults'}</dd>
         <dt>Repetitions</dt>
         <dd>
-          {test.repetitions} per target, compared by their {test.aggregate === 'best' ? 'best value' : test.aggregate} · {jobCountsText(countsOf(jobs))}
+          {test.repetitions} per target, compared by their {test.aggregate === 'best' ? 'best value' : test.aggregate} · {jobCountsText(jobCounts({ jobs }))}
         </dd>
       </dl>
       {compareRows.length === 0 ? <p>No figure of this test was compared: {jobs.length === 0 ? 'it ran no job' : 'no job of it succeeded on both sides'}.</p> : null}
@@ -327,10 +327,6 @@ function TestSection({ run, comparison, test }: { run: RunDocument; comparison: 
       ) : null}
     </Section>
   )
-}
-
-function countsOf(jobs: RunDocument['jobs']): ReturnType<typeof jobCounts> {
-  return jobCounts({ jobs } as RunDocument)
 }
 
 function NetworkSection({ run }: { run: RunDocument }): ReactElement | null {

@@ -31,7 +31,7 @@ export const RUN_STATUS_TEXT: Record<RunStatus, string> = {
 
 export type JobCounts = Record<JobStatus, number> & { total: number }
 
-export function jobCounts(run: RunDocument): JobCounts {
+export function jobCounts(run: Pick<RunDocument, 'jobs'>): JobCounts {
   const counts: JobCounts = { total: run.jobs.length, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 }
   for (const job of run.jobs) counts[job.status]++
   return counts
