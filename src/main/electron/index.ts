@@ -6,7 +6,7 @@ import { MIN_WINDOW } from '../window-bounds'
 import { printReportWindow } from './report-window'
 import { wireIpc } from './ipc'
 import { createSafeStorageSecretStore } from './safe-storage-secrets'
-import { hardenSession, hardenWebContents } from './security'
+import { hardenSession, hardenWebContents, ISOLATED_PAGE } from './security'
 import { WindowStateKeeper } from './window-state'
 
 /** The desktop app's entry point: one window over the same API the CLI serves. */
@@ -55,17 +55,7 @@ async function createWindow(): Promise<void> {
     backgroundColor: nativeTheme.shouldUseDarkColors ? '#15181d' : '#f6f7f9',
     icon: path.join(__dirname, '../../resources/icon.png'),
     autoHideMenuBar: true,
-    webPreferences: {
-      preload: path.join(__dirname, '../preload/index.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      spellcheck: false
-    }
+    webPreferences: { preload: path.join(__dirname, '../preload/index.js'), ...ISOLATED_PAGE }
   })
   keeper.track(window)
   const unwire = wireIpc(api, rendererUrl, () => BrowserWindow.getAllWindows())

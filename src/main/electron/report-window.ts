@@ -1,6 +1,7 @@
 import { BrowserWindow } from 'electron'
 import { PAPER_MM, REPORT_GLOBAL, type ReportInput, type ReportRendered } from '../../shared/report'
 import type { PrintResult } from '../report/chromium-printer'
+import { ISOLATED_PAGE } from './security'
 
 /**
  * The app's PDF printer: the report page (report.html, the same page `virtbench report` prints)
@@ -12,15 +13,8 @@ export async function printReportWindow(input: ReportInput, page: { file?: strin
     show: false,
     width: 900,
     height: 1200,
-    webPreferences: {
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      spellcheck: false
-    }
+    // no preload: the page talks to nothing but the one executeJavaScript call below
+    webPreferences: { ...ISOLATED_PAGE }
   })
   try {
     if (page.url) await window.loadURL(page.url)

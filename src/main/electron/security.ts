@@ -32,3 +32,15 @@ export function hardenSession(isDev: boolean): void {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
   })
 }
+
+/** The web preferences of every window VirtBench opens: isolated, sandboxed, no Node. */
+export const ISOLATED_PAGE = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  spellcheck: false
+} as const
