@@ -4,9 +4,10 @@
  * what the parser makes of it against what this test reads itself from /proc, /sys, nproc,
  * uname and df.
  *
- * libvirt and ethtool are not installed here, so one test puts stand-ins named `virsh` and
- * `ethtool` first on PATH: small scripts printing libvirt's own test XML and ethtool's -l format,
- * to exercise the script's domain markers, its fallback to the read-only system connection, its
+ * The capture runs with a PATH that hides `virsh` (CI installs libvirt-clients for the guest lab),
+ * so a host without libvirt is what is seen. One test puts stand-ins named `virsh` and `ethtool`
+ * first on PATH: small scripts printing libvirt's own test XML and ethtool's -l format, to
+ * exercise the script's domain markers, its fallback to the read-only system connection, its
  * quoting of domain names and its reading of channels.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -38,6 +39,23 @@ function realBlockDevices(): string[] {
     .sort()
 }
 
+/**
+ * PATH with `command` hidden: each directory on PATH that holds it is replaced by a directory of
+ * symlinks to everything else in it.
+ */
+function pathWithout(command: string, scratch: string): string {
+  const dirs = (process.env.PATH ?? '/usr/bin:/bin').split(':').filter(Boolean)
+  return dirs
+    .map((dir, i) => {
+      if (!existsSync(path.join(dir, command))) return dir
+      const shadow = path.join(scratch, `path-${i}`)
+      mkdirSync(shadow)
+      for (const name of readdirSync(dir)) if (name !== command) symlinkSync(path.join(dir, name), path.join(shadow, name))
+      return shadow
+    })
+    .join(':')
+}
+
 /** `df -Pk` of a directory: device and available bytes. */
 function df(dir: string): { device: string; freeBytes: number } {
   const fields = run('df', ['-Pk', dir]).split('\n')[1]?.split(/\s+/) ?? []
@@ -49,13 +67,22 @@ describe('environment.sh on this machine', () => {
   let workDir: string
   let session: LocalSession
   let env: TargetEnvironment
+  let noVirshPath: string
 
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'virtbench-env-'))
     workDir = path.join(scratch, 'work dir')
     mkdirSync(workDir)
+    noVirshPath = pathWithout('virsh', scratch)
     session = new LocalSession({ workRoot: path.join(scratch, 'scripts') })
-    env = await captureEnvironment(session, { scriptsDir: SCRIPTS, workDir, domains: ['guest-a'] })
+    // LocalSession's commands inherit this process's environment
+    const savedPath = process.env.PATH
+    process.env.PATH = noVirshPath
+    try {
+      env = await captureEnvironment(session, { scriptsDir: SCRIPTS, workDir, domains: ['guest-a'] })
+    } finally {
+      process.env.PATH = savedPath
+    }
   })
   afterAll(async () => {
     await session.removeWorkDir()
@@ -123,7 +150,7 @@ describe('environment.sh on this machine', () => {
   })
 
   it('says the domain XML cannot be read on a host without virsh', () => {
-    const hasVirsh = spawnSync('sh', ['-c', 'command -v virsh']).status === 0
+    const hasVirsh = spawnSync('sh', ['-c', 'command -v virsh'], { env: { ...process.env, PATH: noVirshPath } }).status === 0
     expect(hasVirsh).toBe(false)
     expect(env.guests).toStrictEqual({ 'guest-a': { domain: 'guest-a', disks: [], error: 'virsh is not installed on this host' } })
     expect(env.notes?.some((n) => /stopped before its end|not the output/.test(n))).toBe(false)
