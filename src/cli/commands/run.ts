@@ -54,6 +54,9 @@ Options:
                              manager (through its sudo), then check again; without it they are
                              listed with the command to run
   --all-metrics              print every metric in the table, not only the headline ones
+  --reconnect-wait SECONDS   how long a job whose target dropped its connection waits for it to
+                             come back before it fails (default 600, within the job's own time
+                             limit); the rest of the run goes on either way
   --resume DIR               continue the run in DIR (a crash, Ctrl+C, failed jobs): every job that did
                              not succeed runs again; URL targets log in with --identity or the agent
   --data-dir DIR             where targets and known hosts are kept (default: the app's folder)
@@ -81,6 +84,7 @@ export const runCommand: CliCommand = {
         'work-dir': { type: 'string' },
         'install-missing': { type: 'boolean' },
         resume: { type: 'string' },
+        'reconnect-wait': { type: 'string' },
         'data-dir': { type: 'string' }
       },
       strict: true,
@@ -95,6 +99,7 @@ export const runCommand: CliCommand = {
     if (!resumeDir) await checkOutDir(outDir)
     const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir(io.env)
     const repeat = values.repeat === undefined ? undefined : parseRepeat(values.repeat)
+    const reconnectWait = values['reconnect-wait'] === undefined ? undefined : parseReconnectWait(values['reconnect-wait'])
 
     let plan: ComparisonPlan
     let inventory: Target[]
@@ -136,6 +141,7 @@ export const runCommand: CliCommand = {
         scriptsDir: scriptsDir(),
         appVersion: __APP_VERSION__,
         onEvent: (event) => progress.on(event),
+        ...(reconnectWait !== undefined ? { reattachForMs: reconnectWait * 1000 } : {}),
         beforeJobs: values['install-missing'] === true ? beforeJobsInstalling : standardBeforeJobs
       }
       started = resumeDir ? await continueRun(resumeDir, services) : await startRun(plan, outDir, services)
@@ -189,6 +195,12 @@ async function checkOutDir(dir: string): Promise<void> {
 function parseRepeat(text: string): number {
   const n = Number(text)
   if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError(`--repeat must be a whole number from 1 to 100, not "${text}"`)
+  return n
+}
+
+function parseReconnectWait(text: string): number {
+  const n = Number(text)
+  if (!/^\d+$/.test(text) || n > 86_400) throw new UsageError(`--reconnect-wait must be a whole number of seconds from 0 to 86400, not "${text}"`)
   return n
 }
 

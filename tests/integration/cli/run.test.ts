@@ -110,6 +110,10 @@ describe('virtbench run', () => {
     const badPack = await cli([...urls(), '--pack', 'nope', '--out', path.join(dir, 'o2')])
     expect(badPack.status).toBe(2)
     expect(badPack.stderr).toContain('there is no pack "nope"')
+
+    const badWait = await cli([...urls(), '--pack', 'block-dd', '--reconnect-wait', '2.5', '--out', path.join(dir, 'o3')])
+    expect(badWait.status).toBe(2)
+    expect(badWait.stderr).toContain('--reconnect-wait must be a whole number of seconds from 0 to 86400, not "2.5"')
   })
 
   it('refuses a preset whose raw device has no confirmation, and one whose device is mounted (preflight, exit 2, nothing written to it)', async () => {
