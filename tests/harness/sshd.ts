@@ -21,11 +21,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { Client, type ConnectConfig } from 'ssh2'
-import { freePort } from './free-port'
+import { freePort, sshBanner } from '../../lab/net'
 
 export const SSHD_PATH = '/usr/sbin/sshd'
 
@@ -120,30 +119,6 @@ function run(cmd: string, args: string[], input?: string): Promise<RunResult> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-/** Resolves true if something on host:port sends an SSH-2.0 identification line. */
-function probeBanner(host: string, port: number, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    let data = ''
-    let done = false
-    const socket = net.connect({ host, port })
-    const finish = (ok: boolean): void => {
-      if (done) return
-      done = true
-      socket.destroy()
-      resolve(ok)
-    }
-    socket.setTimeout(timeoutMs, () => finish(false))
-    socket.on('error', () => finish(false))
-    socket.on('close', () => finish(false))
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => {
-      data += chunk
-      if (data.includes('SSH-2.0-')) finish(true)
-      else if (data.length > 8192) finish(false)
-    })
-  })
 }
 
 function firstExisting(candidates: string[]): string | undefined {
@@ -288,7 +263,7 @@ async function launch(
     } catch {
       pidOk = false
     }
-    if (pidOk && (await probeBanner('127.0.0.1', port, 1000)) && exitInfo === undefined) {
+    if (pidOk && (await sshBanner('127.0.0.1', port, 1000)) && exitInfo === undefined) {
       return { child, pid: child.pid as number, exited, logs }
     }
     await sleep(50)
