@@ -27,6 +27,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          exclude: ['tests/integration/lab/**'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000
@@ -41,6 +42,20 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 90_000,
           fileParallelism: false
+        }
+      },
+      {
+        // real qemu/libvirt guests (lab/, docs/lab.md): after every other project, one file at a
+        // time, so software-emulated guests do not share the 2 cores with timing-sensitive tests
+        extends: true,
+        test: {
+          name: 'lab',
+          include: ['tests/integration/lab/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 }
         }
       }
     ]
