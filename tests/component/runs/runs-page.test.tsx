@@ -50,6 +50,17 @@ function history(): RunDocument[] {
   return [october, loopback, published, november]
 }
 
+/** The runs page with its undo toasts, once the four runs are listed. */
+async function openHistory(): Promise<void> {
+  render(
+    <>
+      <RunsPage />
+      <UndoToasts />
+    </>
+  )
+  await screen.findByText('4 runs')
+}
+
 function names(): string[] {
   return [...document.querySelectorAll('tr[data-run] .runs-name-link')].map((b) => b.textContent ?? '')
 }
@@ -81,13 +92,7 @@ describe('the run history', () => {
   })
 
   it('lists the runs newest first, marking published figures as not measured here', async () => {
-    render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-    await screen.findByText('4 runs')
+    await openHistory()
     expect(names()).toEqual(['Loopback quick comparison', 'Ceph cluster November', 'Ceph cluster October', 'Study 001 example'])
     const example = document.querySelector('tr[data-run="study-001"]') as HTMLElement
     const badge = within(example).getByText('published figures, not measured here')
@@ -101,13 +106,7 @@ describe('the run history', () => {
 
   it('searches names and targets', async () => {
     const user = userEvent.setup()
-    render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-    await screen.findByText('4 runs')
+    await openHistory()
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'ceph')
     expect(names()).toEqual(['Ceph cluster November', 'Ceph cluster October'])
     expect(screen.getByText('2 of 4 runs')).toBeTruthy()
@@ -120,13 +119,7 @@ describe('the run history', () => {
 
   it('filters by target, test or pack, status and dates', async () => {
     const user = userEvent.setup()
-    render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-    await screen.findByText('4 runs')
+    await openHistory()
     await user.selectOptions(screen.getByRole('combobox', { name: 'Target' }), 'node-1')
     expect(names()).toEqual(['Ceph cluster November', 'Ceph cluster October'])
     await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'completed')
@@ -152,13 +145,7 @@ describe('the run history', () => {
 
   it('renames a run inline, and says why an empty name is refused', async () => {
     const user = userEvent.setup()
-    render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-    await screen.findByText('4 runs')
+    await openHistory()
     await user.click(screen.getByRole('button', { name: 'Rename Ceph cluster October' }))
     const input = screen.getByRole('textbox', { name: 'New name for Ceph cluster October' })
     expect(document.activeElement).toBe(input)
@@ -176,13 +163,7 @@ describe('the run history', () => {
   it('hides a deleted run at once and never removes it when the deletion is undone', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime })
-    render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-    await screen.findByText('4 runs')
+    await openHistory()
     await user.click(screen.getByRole('button', { name: 'Delete Ceph cluster November' }))
     expect(names()).not.toContain('Ceph cluster November')
     expect(screen.getByText('3 runs')).toBeTruthy()
@@ -201,13 +182,7 @@ describe('the run history', () => {
   it('removes a deleted run with runs:remove once the undo time is over', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime })
-    render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-    await screen.findByText('4 runs')
+    await openHistory()
     await user.click(screen.getByRole('button', { name: 'Delete Ceph cluster November' }))
     act(() => vi.advanceTimersByTime(UNDO_MS - 500))
     expect(api.calls.some((c) => c.channel === 'runs:remove')).toBe(false)
@@ -222,13 +197,7 @@ describe('the run history', () => {
 
   it('compares the ticked runs, the first one ticked as the reference', async () => {
     const user = userEvent.setup()
-    render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-    await screen.findByText('4 runs')
+    await openHistory()
     const compare = screen.getByRole('button', { name: 'Compare' })
     expect((compare as HTMLButtonElement).disabled).toBe(true)
     await user.click(screen.getByRole('checkbox', { name: 'Select Ceph cluster October to compare' }))
@@ -242,13 +211,7 @@ describe('the run history', () => {
 
   it('opens a run', async () => {
     const user = userEvent.setup()
-    render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-    await screen.findByText('4 runs')
+    await openHistory()
     await user.click(screen.getByRole('button', { name: 'Ceph cluster October' }))
     expect(useAppStore.getState().page).toBe('run')
     expect(useAppStore.getState().openRunId).toBe('ceph-oct')
@@ -268,13 +231,7 @@ describe('the run history', () => {
       clicked.push(this)
     })
     try {
-      render(
-      <>
-        <RunsPage />
-        <UndoToasts />
-      </>
-    )
-      await screen.findByText('4 runs')
+      await openHistory()
       await user.click(screen.getByRole('button', { name: 'Export Loopback quick comparison as .json' }))
       await waitFor(() => expect(clicked).toHaveLength(1))
       expect(clicked[0]?.download).toBe('loopback-quick-comparison-20261121-004506-13e070.json')
