@@ -7,6 +7,7 @@ import { StageList } from '../../components/stage-list'
 import { useAppStore } from '../../store'
 import { STAGE_ORDER, type ConnectionTest } from '../../store/targets-slice'
 import { osSummary, STAGE_LABELS, targetAddress } from '../targets/describe'
+import { TestConnectionButton } from '../targets/test-connection-button'
 import { OsCell } from '../targets/os-cell'
 import { TargetFormDialog } from '../targets/target-form'
 import { useWizardIssues } from './use-issues'
@@ -18,7 +19,6 @@ export function TargetsStep(): ReactElement {
   const loadError = useAppStore((s) => s.targetsError)
   const loadTargets = useAppStore((s) => s.loadTargets)
   const tests = useAppStore((s) => s.tests)
-  const testTarget = useAppStore((s) => s.testTarget)
   const dismissTest = useAppStore((s) => s.dismissTest)
   const navigate = useAppStore((s) => s.navigate)
   const draft = useAppStore((s) => s.wizardDraft)
@@ -188,15 +188,7 @@ export function TargetsStep(): ReactElement {
                       <Reachability test={test} />
                     </td>
                     <td className="row-actions">
-                      <button
-                        type="button"
-                        className="button button-small"
-                        aria-label={`Test connection to ${target.name}`}
-                        aria-disabled={test?.running ? true : undefined}
-                        onClick={() => void testTarget(target.id)}
-                      >
-                        {test?.running ? 'Testing…' : 'Test connection'}
-                      </button>
+                      <TestConnectionButton target={target} test={test} label="Test connection" />
                     </td>
                   </tr>
                   {test ? (

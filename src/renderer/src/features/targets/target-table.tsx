@@ -4,6 +4,7 @@ import { StageList } from '../../components/stage-list'
 import { useAppStore } from '../../store'
 import { STAGE_ORDER, type ConnectionTest } from '../../store/targets-slice'
 import { AUTH_LABELS, missingSecret, STAGE_LABELS, sudoSummary, targetAddress } from './describe'
+import { TestConnectionButton } from './test-connection-button'
 import { OsCell } from './os-cell'
 
 const COLUMNS = 7
@@ -18,7 +19,6 @@ export function TargetTable({
   onDelete: (view: TargetView) => void
 }): ReactElement {
   const tests = useAppStore((s) => s.tests)
-  const testTarget = useAppStore((s) => s.testTarget)
   const dismissTest = useAppStore((s) => s.dismissTest)
   const names = new Map(views.map((v) => [v.target.id, v.target.name]))
 
@@ -98,15 +98,7 @@ export function TargetTable({
                     )}
                   </td>
                   <td className="row-actions">
-                    <button
-                      type="button"
-                      className="button button-small"
-                      aria-label={`Test connection to ${target.name}`}
-                      aria-disabled={test?.running ? true : undefined}
-                      onClick={() => void testTarget(target.id)}
-                    >
-                      {test?.running ? 'Testing…' : 'Test'}
-                    </button>
+                    <TestConnectionButton target={target} test={test} label="Test" />
                     <button type="button" className="button button-small" aria-label={`Edit ${target.name}`} onClick={() => onEdit(view)}>
                       Edit
                     </button>
