@@ -3,6 +3,7 @@ import type { VirtbenchApi } from '../../../shared/contract'
 import type { Preset, PresetInput } from '../../../shared/model/plan'
 import type { PresetList, PresetSummary } from '../../../shared/presets-contract'
 import type { AppState } from '.'
+import { connectedApi } from './connected-api'
 import { apiMessage } from './targets-slice'
 
 /** A preset as presets:get gives it: the list's summary and the whole document. */
@@ -53,11 +54,7 @@ export const createPresetsSlice: StateCreator<AppState, [], [], PresetsSlice> = 
   let listGeneration = 0
   let watching: VirtbenchApi | undefined
 
-  const api = (): VirtbenchApi => {
-    const current = get().api
-    if (!current) throw new Error('Not connected to VirtBench yet; wait for the connection and try again.')
-    return current
-  }
+  const api = (): VirtbenchApi => connectedApi(get())
 
   const applyList = (list: PresetList): void => {
     listGeneration++

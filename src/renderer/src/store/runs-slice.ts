@@ -6,6 +6,7 @@ import { downloadRunDocument } from '../features/runs/export-run'
 import { LogBuffer, type LogLines } from '../features/runs/log-buffer'
 import { apiMessage } from './targets-slice'
 import type { AppState } from '.'
+import { connectedApi } from './connected-api'
 
 /** A run as runs:list gives it. */
 export type ListedRun = InvokeResponse<'runs:list'>['runs'][number]
@@ -122,11 +123,7 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
   const deleteTimers = new Map<string, ReturnType<typeof setTimeout>>()
   const factsLoading = new Set<string>()
 
-  const api = (): VirtbenchApi => {
-    const current = get().api
-    if (!current) throw new Error('Not connected to VirtBench yet; wait for the connection and try again.')
-    return current
-  }
+  const api = (): VirtbenchApi => connectedApi(get())
 
   const patchLive = (runId: string, change: (run: LiveRun) => LiveRun): void =>
     set((s) => ({ live: { ...s.live, [runId]: change(s.live[runId] ?? { findings: [], jobs: {} }) } }))

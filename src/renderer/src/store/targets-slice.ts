@@ -13,6 +13,7 @@ import {
   type TargetView
 } from '../../../shared/targets-contract'
 import type { AppState } from '.'
+import { connectedApi } from './connected-api'
 
 /** One connection test of one target: the stages seen so far, then the final answer. */
 export interface ConnectionTest {
@@ -74,11 +75,7 @@ export const createTargetsSlice: StateCreator<AppState, [], [], TargetsSlice> = 
   let listGeneration = 0
   let watching: VirtbenchApi | undefined
 
-  const api = (): VirtbenchApi => {
-    const current = get().api
-    if (!current) throw new Error('Not connected to VirtBench yet; wait for the connection and try again.')
-    return current
-  }
+  const api = (): VirtbenchApi => connectedApi(get())
 
   const applyList = (list: TargetList): void => {
     listGeneration++

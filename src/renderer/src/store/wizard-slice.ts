@@ -1,9 +1,11 @@
 import type { StateCreator } from 'zustand'
 import type { Catalog, PlanReview, PreflightReport } from '../../../shared/catalog-contract'
+import type { VirtbenchApi } from '../../../shared/contract'
 import { PRESET_KIND, PRESET_VERSION, type ComparisonPlanInput } from '../../../shared/model/plan'
 import type { PresetSummary } from '../../../shared/presets-contract'
 import { draftOfPlan, emptyDraft, planOfDraft, type StepIndex, type WizardDraft } from '../features/comparison/wizard-draft'
 import type { AppState } from '.'
+import { connectedApi } from './connected-api'
 import { apiMessage } from './targets-slice'
 
 /** Where the wizard's plan came from, when it came from a preset. */
@@ -104,11 +106,7 @@ export const createWizardSlice: StateCreator<AppState, [], [], WizardSlice> = (s
   /** Counts reviews sent, so that a slow answer never replaces a newer one. */
   let reviewSeq = 0
 
-  const api = () => {
-    const current = get().api
-    if (!current) throw new Error('Not connected to VirtBench yet; wait for the connection and try again.')
-    return current
-  }
+  const api = (): VirtbenchApi => connectedApi(get())
 
   return {
     ...wizardInitialState(),

@@ -1,5 +1,6 @@
 import { useState, type ReactElement } from 'react'
 import { useAppStore } from '../../store'
+import { NOT_CONNECTED } from '../../store/connected-api'
 import { apiMessage } from '../../store/targets-slice'
 
 /** Where the example comparison's figures come from (the seeds' study 001). */
@@ -14,7 +15,7 @@ export function useOpenExample(): { open: () => Promise<void>; opening: boolean;
 
   const open = async (): Promise<void> => {
     if (!api) {
-      setError('Not connected to VirtBench yet; wait for the connection and try again.')
+      setError(NOT_CONNECTED)
       return
     }
     setOpening(true)
