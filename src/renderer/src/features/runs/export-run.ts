@@ -1,4 +1,5 @@
 import type { RunDocument } from '../../../../shared/model/run'
+import { downloadText } from '../presets/download'
 
 /** "loopback-quick-comparison-20261121-004506-13e070.json" */
 export function exportFileName(run: Pick<RunDocument, 'id' | 'name'>): string {
@@ -18,16 +19,6 @@ export function exportFileName(run: Pick<RunDocument, 'id' | 'name'>): string {
  */
 export function downloadRunDocument(run: RunDocument): string {
   const name = exportFileName(run)
-  const blob = new Blob([`${JSON.stringify(run, null, 2)}\n`], { type: 'application/json' })
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = name
-  link.rel = 'noopener'
-  document.body.append(link)
-  link.click()
-  link.remove()
-  // Revoked later: some engines read the URL after click() has returned.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  downloadText(name, `${JSON.stringify(run, null, 2)}\n`)
   return name
 }
