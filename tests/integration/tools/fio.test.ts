@@ -146,7 +146,9 @@ describe('fio (real) through plan and parse', () => {
     const result = parse(out)
     expect(result.ok).toBe(false)
     if (!result.ok) {
-      expect(result.error.reason).toBe(`fio failed before writing its report and exited with code 1: fio: ${work}/not-a-directory is not a directory`)
+      expect(result.error.reason).toBe(
+        `fio failed: fio: ${work}/not-a-directory is not a directory / fio: failed parsing directory=${work}/not-a-directory; it wrote no JSON report and exited with code 1. Check the path and its permissions on the target`
+      )
     }
   })
 })

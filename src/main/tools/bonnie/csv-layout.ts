@@ -5,6 +5,7 @@
  * - format `1.97` (bonnie++ 1.97): name, concurrency, seed, file_size, io_chunk_size, then six
  *   (rate, %CPU) pairs for the I/O tests, num_files, max_size, min_size, num_dirs,
  *   file_chunk_size, six (rate, %CPU) pairs for the file tests and twelve latencies: 48 fields.
+ * - format `1.96` (bonnie++ 1.96): the same 48 fields in the same order as 1.97.
  * - format `1.98` (bonnie++ 1.98, 2.00, 2.00a): the same with the number of seeks and of seeker
  *   processes after io_chunk_size: 50 fields. (2.00a's `-x` header line still names the 1.97
  *   fields, so the header is skipped, never used to find a field.)
@@ -54,7 +55,9 @@ export interface CsvLayout {
 const LAYOUT_197: CsvLayout = { format: '1.97', fieldCount: 48, ioPairs: 7, filePairs: 24, latencies: 36 }
 const LAYOUT_198: CsvLayout = { format: '1.98', fieldCount: 50, ioPairs: 9, filePairs: 26, latencies: 38 }
 
-export const LAYOUTS: Readonly<Record<string, CsvLayout>> = { '1.97': LAYOUT_197, '1.98': LAYOUT_198 }
+const LAYOUT_196: CsvLayout = { ...LAYOUT_197, format: '1.96' }
+
+export const LAYOUTS: Readonly<Record<string, CsvLayout>> = { '1.96': LAYOUT_196, '1.97': LAYOUT_197, '1.98': LAYOUT_198 }
 
 /** The index of a test's rate field; its %CPU field follows it. */
 export function rateIndex(layout: CsvLayout, testIndex: number): number {

@@ -94,7 +94,7 @@ function readCsvLines(csvLines: readonly string[]): RunResults | ParseResult {
     const layout = LAYOUTS[format]
     if (!layout) {
       return parseFailure(
-        `bonnie++ CSV format ${format} (bonnie++ ${fields[1]}) is not supported; VirtBench reads formats 1.97 and 1.98 (bonnie++ 1.97 to 2.00).`,
+        `bonnie++ CSV format ${format} (bonnie++ ${fields[1]}) is not supported; VirtBench reads formats 1.96, 1.97 and 1.98 (bonnie++ 1.96 to 2.00).`,
         line
       )
     }
@@ -153,7 +153,7 @@ function failedRun(out: StepOutput): ParseResult {
 }
 
 /**
- * Reads the CSV line(s) bonnie++ 1.97 to 2.00 prints on stdout (format 1.97 or 1.98), wherever
+ * Reads the CSV line(s) bonnie++ 1.96 to 2.00 prints on stdout (format 1.96, 1.97 or 1.98), wherever
  * they are among the text table and progress lines. Each line is one repetition (`-x`).
  * The text table is not read: it rounds the numbers (`52.2m`) and goes to stderr with `-q`.
  */

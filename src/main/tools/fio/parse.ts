@@ -1,36 +1,34 @@
-import type { Labels, Sample } from '../../../shared/model/sample'
 import { findJsonObject } from '../common/json-text'
-import { parseFailure, parseSuccess, sampler } from '../common/result'
+import { parseFailure, parseSuccess } from '../common/result'
 import type { ParseResult, StepOutput } from '../types'
 import { describeErrno } from './errno'
+import { everyJobFailed, noReport, someJobsFailed } from './failures'
 import { withoutHistogramBins } from './histogram-bins'
-import { DIRECTIONS, FIO_METRICS, LATENCY_KINDS, LATENCY_STATS, PERCENTILES, type Direction } from './metrics'
 import type { FioParams } from './params'
 import { ReportProblem, isFioReport, readFioReport, type DirectionResult, type FioReport, type JobResult } from './report'
-
-const fioSample = sampler(FIO_METRICS)
+import { jobSamples, type SampleLayout } from './samples'
 
 /** At most this many of fio's own notes and warnings are passed on. */
 const MAX_NOTES = 10
 const MAX_NOTE_LENGTH = 300
 
 /**
- * Reads fio's `--output-format=json` (or `json+`) report, from fio 2.x or 3.x, with any notes
- * fio printed before or after it.
+ * Reads fio's `--output-format=json` (or `json+`) report, from fio 2.0.10 (its first JSON) to
+ * 3.x, with any notes fio printed before or after it.
  *
  * Samples without `labels.job` are totals over all jobs: iops, bandwidth, bytes and I/O counts
  * added up, mean latencies weighted by each job's I/O count, minimum of minimums and maximum of
  * maximums. With one job (or group_reporting) the total is that job's own report, percentiles
  * and standard deviations included. With several jobs each also gets its own samples, labelled
  * with its name (`name#0`, `name#1`... when names repeat, numbered like fio's data files).
+ * When some jobs failed and others ran, the ones that ran are given each on its own, with a
+ * warning per failed job. Reports from before fio 2.1.14 have no I/O counts (total_ios): those,
+ * and the totals that need them, are left out with a warning.
  */
 export function parse(out: StepOutput, _params?: FioParams): ParseResult {
   try {
     return parseOutput(out)
   } catch (error) {
-    if (error instanceof ReportProblem) {
-      return parseFailure(`fio's JSON report is not in the shape fio writes: ${error.message}`, error.offending)
-    }
     return parseFailure(`VirtBench could not read this fio output (${String(error)}); please report this with the output attached`, out.stdout)
   }
 }
@@ -57,14 +55,22 @@ function parseOutput(out: StepOutput): ParseResult {
       found.start
     )
   }
-  const report = readFioReport(found.value)
+  const version = found.value['fio version']
+  let report: FioReport
+  try {
+    report = readFioReport(found.value)
+  } catch (error) {
+    if (error instanceof ReportProblem) return reportProblem(error, version)
+    throw error
+  }
   const notes = fioNotes([source.slice(0, found.start), source.slice(found.end), out.stderr])
   if (report.jobs.length === 0) return parseFailure("fio's report lists no jobs", source, found.start)
 
   const labels = jobLabels(report.jobs)
   const failed = report.jobs.filter((job) => job.error !== 0)
-  if (failed.length > 0) return jobFailure(failed, labels, notes, source, found.start)
-  if (report.jobs.every((job) => job.directions.length === 0)) {
+  const ran = report.jobs.filter((job) => job.error === 0)
+  if (ran.every((job) => job.directions.length === 0)) {
+    if (failed.length > 0) return everyJobFailed(failed, labels, notes, source, found.start)
     return parseFailure(
       "fio's jobs did no I/O (every read, write and trim count is 0); check the job's size, runtime and rw options",
       source,
@@ -72,39 +78,29 @@ function parseOutput(out: StepOutput): ParseResult {
     )
   }
 
-  const warnings = notes.map((line) => `fio printed: ${line}`)
-  if (out.exitCode !== null && out.exitCode !== 0) {
+  const failures = failed.length > 0 ? someJobsFailed(failed, report.jobs.length, labels, notes) : { warnings: [], quoted: [] }
+  const warnings = notes.filter((line) => !failures.quoted.includes(line)).map((line) => `fio printed: ${line}`)
+  warnings.push(...failures.warnings)
+  if (failed.length === 0 && out.exitCode !== null && out.exitCode !== 0) {
     warnings.push(`fio exited with code ${out.exitCode} although every job in its report finished without an error`)
   }
-  warnings.push(...jobWarnings(report, labels))
-  return parseSuccess(samplesOf(report, labels), warnings)
+  const layout = sampleLayout(report, failed.length > 0)
+  warnings.push(...jobWarnings(ran, labels, report.version), ...layoutWarnings(ran, layout, report.jobs.length))
+  warnings.push(...missingIoCounts(ran, layout, report.version))
+  return parseSuccess(jobSamples(ran, labels, layout), warnings)
 }
 
-/** Why there is no report: nothing printed, fio failed before reporting, or the report is cut short. */
-function noReport(out: StepOutput): ParseResult {
-  const exited = out.exitCode !== null && out.exitCode !== 0 ? ` and exited with code ${out.exitCode}` : ''
-  if (out.stdout.trim() === '' && out.stderr.trim() === '') {
-    return parseFailure(`fio printed nothing${exited}; check that fio is installed and runs on this target`, '')
-  }
-  if (/(^|\n)\s*\{/.test(out.stdout)) {
+/** A report that lacks a field VirtBench needs, or has one fio never writes. */
+function reportProblem(problem: ReportProblem, version: string): ParseResult {
+  if (problem.missing) {
+    const { field, where } = problem.missing
     return parseFailure(
-      `fio's JSON report is cut short or damaged${exited}: it starts but is not complete JSON; run the test again and check that the output is kept whole`,
-      out.stdout,
-      Math.max(0, out.stdout.length - 100)
+      `${version}'s JSON report has no "${field}" in ${where}, which VirtBench needs; fio 2.0.10 (its first JSON report) to 3.x write it. ` +
+        `Run the test with one of those versions, or report this with the output attached if ${version} is one of them`,
+      problem.offending
     )
   }
-  const said = firstLine(out.stderr) ?? firstLine(out.stdout)
-  if (exited || out.stderr.trim() !== '') {
-    return parseFailure(`fio failed before writing its report${exited}: ${said ?? ''}`, out.stderr.trim() ? out.stderr : out.stdout)
-  }
-  return parseFailure('there is no JSON report in this output; fio must run with --output-format=json (VirtBench\'s plans always add it)', out.stdout)
-}
-
-function firstLine(text: string): string | undefined {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .find((line) => line !== '')
+  return parseFailure(`fio's JSON report (${version}) is not in the shape fio writes: ${problem.message}`, problem.offending)
 }
 
 /** Lines fio printed outside its report (notes, warnings, errors), once each. */
@@ -139,121 +135,67 @@ function jobLabels(jobs: readonly JobResult[]): string[] {
   })
 }
 
-function jobFailure(failed: readonly JobResult[], labels: readonly string[], notes: readonly string[], source: string, at: number): ParseResult {
-  const what = failed.map((job) => `job '${labels[job.index]}' stopped with ${describeErrno(job.error)}`).join('; ')
-  // fio's own line, such as "fio: pid=0, err=20/file:filesetup.c:455, func=fstat, error=Not a directory".
-  const said = notes.find((line) => /\berr=\s*\d+/.test(line)) ?? notes.find((line) => /\berror=/.test(line))
-  const reason =
-    `fio ${what}, so the numbers in its report do not measure the requested I/O` +
-    (said ? `; fio said: ${said}` : '') +
-    '. Fix the cause (path, free space, permissions or job options) and run the test again'
-  return said ? parseFailure(reason, said) : parseFailure(reason, source, at)
+/**
+ * One job: its own report without a label. Jobs side by side in one group: totals and each job.
+ * Jobs in several groups (one after another), or some jobs failed: each job on its own.
+ */
+function sampleLayout(report: FioReport, someFailed: boolean): SampleLayout {
+  if (report.jobs.length === 1) return 'single'
+  if (someFailed || new Set(report.jobs.map((job) => job.groupId)).size > 1) return 'per-job'
+  return 'totals'
 }
 
-function jobWarnings(report: FioReport, labels: readonly string[]): string[] {
+function jobWarnings(jobs: readonly JobResult[], labels: readonly string[], version: string): string[] {
   const warnings: string[] = []
-  for (const job of report.jobs) {
+  for (const job of jobs) {
     const label = labels[job.index]
     if (job.ioErrors) {
+      const { count, first } = job.ioErrors
       warnings.push(
-        `job '${label}' went on past ${job.ioErrors.count} I/O errors (continue_on_error; the first was ${describeErrno(job.ioErrors.first)}), so its numbers include failed I/Os`
+        count === undefined
+          ? `job '${label}' went on past I/O errors (continue_on_error; the first was ${describeErrno(first)}), so its numbers include failed I/Os; ${version}'s report does not say how many`
+          : `job '${label}' went on past ${count} I/O errors (continue_on_error; the first was ${describeErrno(first)}), so its numbers include failed I/Os`
       )
     }
     for (const dir of job.directions) {
       if (dir.iops === undefined) {
         warnings.push(
-          `job '${label}': fio timed its ${dir.ios} ${dir.direction} I/Os at 0 ms and gives no rate for them, so its ${dir.direction} iops and bandwidth are left out; use a larger size or a runtime`
+          `job '${label}': fio timed its ${dir.ios === undefined ? '' : `${dir.ios} `}${dir.direction} I/Os at 0 ms and gives no rate for them, so its ${dir.direction} iops and bandwidth are left out; use a larger size or a runtime`
         )
       }
     }
   }
-  const groups = new Set(report.jobs.map((job) => job.groupId)).size
-  if (report.jobs.length > 1 && groups > 1) {
-    warnings.push(
-      `fio ran these jobs in ${groups} groups one after another (stonewall or new_group), so adding them up would describe no moment of the run: only per-job samples are given`
-    )
-  } else if (report.jobs.length > 1 && report.jobs.some((job) => job.directions.some(hasPercentiles))) {
-    warnings.push(
-      `fio reported ${report.jobs.length} jobs separately (no group_reporting), and percentiles of separate jobs cannot be combined: latency percentiles are given per job (labels.job) and not as totals; run with group_reporting to get percentiles over all jobs`
-    )
-  }
   return warnings
+}
+
+/** Why totals over all jobs are missing, or lack percentiles. */
+function layoutWarnings(jobs: readonly JobResult[], layout: SampleLayout, jobCount: number): string[] {
+  const groups = new Set(jobs.map((job) => job.groupId)).size
+  if (layout === 'per-job' && jobs.length === jobCount && groups > 1) {
+    return [
+      `fio ran these jobs in ${groups} groups one after another (stonewall or new_group), so adding them up would describe no moment of the run: only per-job samples are given`
+    ]
+  }
+  if (layout === 'totals' && jobs.some((job) => job.directions.some(hasPercentiles))) {
+    return [
+      `fio reported ${jobs.length} jobs separately (no group_reporting), and percentiles of separate jobs cannot be combined: latency percentiles are given per job (labels.job) and not as totals; run with group_reporting to get percentiles over all jobs`
+    ]
+  }
+  return []
 }
 
 function hasPercentiles(dir: DirectionResult): boolean {
   return Object.values(dir.latency).some((summary) => summary.percentiles.size > 0)
 }
 
-function samplesOf(report: FioReport, labels: readonly string[]): Sample[] {
-  const samples: Sample[] = []
-  const [only] = report.jobs
-  if (report.jobs.length === 1 && only) {
-    for (const dir of only.directions) directionSamples(dir, {}, samples)
-    return samples
-  }
-  if (new Set(report.jobs.map((job) => job.groupId)).size === 1) {
-    for (const direction of DIRECTIONS) totalSamples(report.jobs, direction, samples)
-  }
-  for (const job of report.jobs) {
-    for (const dir of job.directions) directionSamples(dir, { job: labels[job.index]! }, samples)
-  }
-  return samples
-}
-
-/** Everything fio reported for one job and direction. */
-function directionSamples(dir: DirectionResult, labels: Labels, samples: Sample[]): void {
-  const p = `fio.${dir.direction}`
-  if (dir.iops !== undefined) samples.push(fioSample(`${p}.iops`, dir.iops, labels, 'fio.<dir>.iops'))
-  if (dir.bandwidth !== undefined) samples.push(fioSample(`${p}.bandwidth`, dir.bandwidth, labels, 'fio.<dir>.bandwidth'))
-  samples.push(fioSample(`${p}.bytes`, dir.bytes, labels, 'fio.<dir>.bytes'))
-  samples.push(fioSample(`${p}.ios`, dir.ios, labels, 'fio.<dir>.ios'))
-  samples.push(fioSample(`${p}.runtime`, dir.runtime, labels, 'fio.<dir>.runtime'))
-  for (const kind of LATENCY_KINDS) {
-    const summary = dir.latency[kind]
-    if (!summary) continue
-    for (const stat of LATENCY_STATS) {
-      samples.push(fioSample(`${p}.${kind}.${stat}`, summary[stat], labels, `fio.<dir>.${kind}.${stat}`))
-    }
-    if (kind === 'slat') continue
-    for (const { percent, suffix } of PERCENTILES) {
-      const value = summary.percentiles.get(percent)
-      if (value !== undefined) samples.push(fioSample(`${p}.${kind}.${suffix}`, value, labels, `fio.<dir>.${kind}.${suffix}`))
-    }
-  }
-}
-
-function allDefined<T>(values: readonly (T | undefined)[]): values is T[] {
-  return values.every((value) => value !== undefined)
-}
-
-function sum(values: readonly number[]): number {
-  let total = 0
-  for (const value of values) total += value
-  return total
-}
-
-/**
- * Totals of one direction over jobs that ran side by side. Only figures that combine exactly:
- * sums, the I/O-weighted mean, min of mins and max of maxes; no percentiles or deviations.
- */
-function totalSamples(jobs: readonly JobResult[], direction: Direction, samples: Sample[]): void {
-  const parts = jobs.flatMap((job) => job.directions.filter((dir) => dir.direction === direction))
-  if (parts.length === 0) return
-  const p = `fio.${direction}`
-  const iops = parts.map((dir) => dir.iops)
-  const bandwidth = parts.map((dir) => dir.bandwidth)
-  if (allDefined(iops)) samples.push(fioSample(`${p}.iops`, sum(iops), {}, 'fio.<dir>.iops'))
-  if (allDefined(bandwidth)) samples.push(fioSample(`${p}.bandwidth`, sum(bandwidth), {}, 'fio.<dir>.bandwidth'))
-  samples.push(fioSample(`${p}.bytes`, sum(parts.map((dir) => dir.bytes)), {}, 'fio.<dir>.bytes'))
-  const ios = sum(parts.map((dir) => dir.ios))
-  samples.push(fioSample(`${p}.ios`, ios, {}, 'fio.<dir>.ios'))
-  if (ios === 0) return
-  for (const kind of LATENCY_KINDS) {
-    const summaries = parts.map((dir) => dir.latency[kind])
-    if (!allDefined(summaries)) continue
-    const weighted = sum(parts.map((dir, i) => summaries[i]!.mean * dir.ios)) / ios
-    samples.push(fioSample(`${p}.${kind}.mean`, weighted, {}, `fio.<dir>.${kind}.mean`))
-    samples.push(fioSample(`${p}.${kind}.min`, summaries.reduce((m, s) => Math.min(m, s.min), Infinity), {}, `fio.<dir>.${kind}.min`))
-    samples.push(fioSample(`${p}.${kind}.max`, summaries.reduce((m, s) => Math.max(m, s.max), -Infinity), {}, `fio.<dir>.${kind}.max`))
-  }
+/** fio before 2.1.14 reports no I/O counts (total_ios): say which samples that leaves out. */
+function missingIoCounts(jobs: readonly JobResult[], layout: SampleLayout, version: string): string[] {
+  const directions = [...new Set(jobs.flatMap((job) => job.directions.filter((dir) => dir.ios === undefined).map((dir) => dir.direction)))]
+  if (directions.length === 0) return []
+  const metrics = directions.map((direction) => `fio.${direction}.ios`).join(', ')
+  const totals =
+    layout === 'totals'
+      ? '; the mean latencies over all jobs, which weigh each job by its I/O count, are left out too (each job\'s own mean is given)'
+      : ''
+  return [`${version}'s report has no I/O counts ("total_ios", which fio reports from 2.1.14 on), so ${metrics} ${directions.length === 1 ? 'is' : 'are'} left out${totals}`]
 }

@@ -17,8 +17,11 @@ export interface JobResult {
   groupId: number
   /** fio's `error`: the errno that stopped the job, 0 when none. */
   error: number
-  /** With continue_on_error: I/O errors the job went past, and the first errno. */
-  ioErrors?: { count: number; first: number }
+  /**
+   * With continue_on_error: I/O errors the job went past, and the first errno. The count is
+   * absent before fio 2.1.4, which wrote the first errno under "total_err" a second time.
+   */
+  ioErrors?: { count?: number; first: number }
   /** Directions that did I/O. */
   directions: DirectionResult[]
 }
@@ -30,7 +33,8 @@ export interface DirectionResult {
   /** B/s; absent like iops. */
   bandwidth?: number
   bytes: number
-  ios: number
+  /** fio's total_ios; absent before fio 2.1.14, which did not report it. */
+  ios?: number
   /** Seconds. */
   runtime: number
   latency: Partial<Record<LatencyKind, LatencySummary>>
@@ -50,7 +54,9 @@ export interface LatencySummary {
 export class ReportProblem extends Error {
   constructor(
     message: string,
-    readonly offending: string
+    readonly offending: string,
+    /** Set when a field is not there at all (rather than there with a wrong value). */
+    readonly missing?: { field: string; where: string }
   ) {
     super(message)
   }
@@ -77,11 +83,11 @@ const LARGEST_FIO_NUMBER = 1e21
 
 function numberAt(obj: JsonObject, key: string, where: string): number {
   const value = obj[key]
+  if (value === undefined) {
+    throw new ReportProblem(`${where} has no "${key}"`, quoted(where, Object.keys(obj).slice(0, 12)), { field: key, where })
+  }
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new ReportProblem(
-      value === undefined ? `${where} has no "${key}"` : `${where}: "${key}" is not a number`,
-      value === undefined ? quoted(where, Object.keys(obj).slice(0, 12)) : quoted(key, value)
-    )
+    throw new ReportProblem(`${where}: "${key}" is not a number`, quoted(key, value))
   }
   if (value < 0 || value > LARGEST_FIO_NUMBER) {
     throw new ReportProblem(`${where}: "${key}" is ${value < 0 ? 'negative' : 'out of range'}, which fio never reports`, quoted(key, value))
@@ -129,13 +135,14 @@ function readLatency(dir: JsonObject, kind: LatencyKind, where: string): Latency
 }
 
 function readDirection(dir: JsonObject, direction: Direction, where: string): DirectionResult | null {
-  const ios = numberAt(dir, 'total_ios', where)
+  const ios = optionalNumberAt(dir, 'total_ios', where)
   const ioBytes = numberAt(dir, 'io_bytes', where)
   // Before fio 2.21 "io_bytes" was KiB; fio 2.21 added "io_kbytes" and made "io_bytes" bytes.
   const bytes = dir.io_kbytes === undefined ? ioBytes * 1024 : ioBytes
-  if (ios === 0 && bytes === 0) return null
+  if ((ios ?? 0) === 0 && bytes === 0) return null
   const runtimeMs = numberAt(dir, 'runtime', where)
-  const result: DirectionResult = { direction, bytes, ios, runtime: runtimeMs / 1000, latency: {} }
+  const result: DirectionResult = { direction, bytes, runtime: runtimeMs / 1000, latency: {} }
+  if (ios !== undefined) result.ios = ios
   if (runtimeMs > 0) {
     result.iops = numberAt(dir, 'iops', where)
     const bwBytes = optionalNumberAt(dir, 'bw_bytes', where)
@@ -146,6 +153,18 @@ function readDirection(dir: JsonObject, direction: Direction, where: string): Di
     if (summary) result.latency[kind] = summary
   }
   return result
+}
+
+/**
+ * continue_on_error's "total_err" (I/O errors gone past) and "first_error" (the first errno).
+ * Before fio 2.1.4 there is no "first_error": fio wrote "total_err" twice, the second time with
+ * the first errno, and JSON keeps the last, so the value read is the errno and the count is lost.
+ */
+function readIoErrors(job: JsonObject, label: string): JobResult['ioErrors'] {
+  const totalErr = optionalNumberAt(job, 'total_err', label)
+  if (totalErr === undefined || totalErr === 0) return undefined
+  const firstError = optionalNumberAt(job, 'first_error', label)
+  return firstError === undefined ? { first: totalErr } : { count: totalErr, first: firstError }
 }
 
 function readJob(job: unknown, index: number): JobResult {
@@ -160,10 +179,8 @@ function readJob(job: unknown, index: number): JobResult {
     error: optionalNumberAt(job, 'error', label) ?? 0,
     directions: []
   }
-  const totalErr = optionalNumberAt(job, 'total_err', label)
-  if (totalErr !== undefined && totalErr > 0) {
-    result.ioErrors = { count: totalErr, first: optionalNumberAt(job, 'first_error', label) ?? 0 }
-  }
+  const ioErrors = readIoErrors(job, label)
+  if (ioErrors) result.ioErrors = ioErrors
   for (const direction of DIRECTIONS) {
     const dir = job[direction]
     if (dir === undefined) continue

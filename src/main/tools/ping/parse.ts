@@ -16,17 +16,24 @@ interface PingSummary {
   rtt: { min?: number; avg?: number; max?: number; mdev?: number }
   line: string
   warnings: string[]
+  /** Exit codes ping gives with its statistics: 1 when no reply came (iputils, BusyBox, Windows), 2 on BSD and macOS. */
+  statisticsExits: readonly number[]
 }
+
+/** FreeBSD's and macOS' ping(8): 0 when a reply came, 2 when none did. */
+const BSD_EXITS = [0, 2]
+const OTHER_EXITS = [0, 1]
 
 // iputils: `10 packets transmitted, 10 received, 0% packet loss, time 9001ms`
 // BusyBox and BSD: `3 packets transmitted, 3 packets received, 0% packet loss`
 const UNIX_COUNTS = /^([0-9]{1,15}) packets transmitted, ([0-9]{1,15}) (packets )?received((?:, [^,]+)*)$/
 const UNIX_EXTRA = /^(?:\+([0-9]{1,15}) (duplicates|errors|corrupted)|([0-9]+(?:\.[0-9]+)?)% packet loss|time [0-9.]+ ?ms)$/
 // iputils `rtt min/avg/max/mdev = 0.133/0.181/0.224/0.028 ms`, BusyBox `round-trip min/avg/max = …`,
-// BSD `round-trip min/avg/max/stddev = …`; iputils may add `, pipe 2, ipg/ewma …`.
+// FreeBSD and macOS ping `round-trip min/avg/max/stddev = …`, their ping6 `round-trip min/avg/max/std-dev = …`;
+// iputils may add `, pipe 2, ipg/ewma …`.
 const N = '([0-9]{1,12}(?:\\.[0-9]{1,9})?)'
-const UNIX_RTT = new RegExp(`^(?:rtt|round-trip) min/avg/max(/(?:mdev|stddev))? = ${N}/${N}/${N}(?:/${N})? (ms|us|µs)(?:,.*)?$`)
-const UNIX_HOST = /^--- (.+) ping statistics ---$/
+const UNIX_RTT = new RegExp(`^(?:rtt|round-trip) min/avg/max(?:/(mdev|stddev|std-dev))? = ${N}/${N}/${N}(?:/${N})? (ms|us|µs)(?:,.*)?$`)
+const UNIX_HOST = /^--- (.+) ping6? statistics ---$/
 
 const WINDOWS_COUNTS = /^\s*Packets: Sent = ([0-9]{1,15}), Received = ([0-9]{1,15}), Lost = ([0-9]{1,15}) \(([0-9]{1,3})% loss\),\s*$/
 const WINDOWS_RTT = /^\s*Minimum = ([0-9]{1,9})ms, Maximum = ([0-9]{1,9})ms, Average = ([0-9]{1,9})ms\s*$/
@@ -62,7 +69,8 @@ function unixSummary(lines: readonly string[], counts: { m: RegExpExecArray; lin
     loss: NaN,
     rtt: {},
     line: counts.line,
-    warnings: []
+    warnings: [],
+    statisticsExits: OTHER_EXITS
   }
   const host = findAll(lines, UNIX_HOST)[0]
   if (host) summary.host = host.m[1]
@@ -73,6 +81,8 @@ function unixSummary(lines: readonly string[], counts: { m: RegExpExecArray; lin
     if (extra[2] === 'duplicates') summary.duplicates = Number(extra[1])
     if (extra[2] === 'errors') summary.errors = Number(extra[1])
     if (extra[3] !== undefined) summary.loss = Number(extra[3])
+    // BSD and macOS print "N packets received, 0.0% packet loss" (one decimal); BusyBox a whole %.
+    if (extra[3] !== undefined && counts.m[3] !== undefined && /\.[0-9]$/.test(extra[3])) summary.statisticsExits = BSD_EXITS
   }
   if (Number.isNaN(summary.loss)) return 'the statistics line has no "% packet loss"'
   // iputils ("N received") always ends the line with ", time Nms"; BusyBox and BSD ("N packets received") do not.
@@ -94,7 +104,10 @@ function unixSummary(lines: readonly string[], counts: { m: RegExpExecArray; lin
     if (zero.length > 0) {
       summary.warnings.push(`ping printed 0 for ${zero.join(', ')} (below its resolution of 1 µs); ${zero.length === 1 ? 'it is' : 'they are'} not recorded`)
     }
-    if (rtt.m[1] === '/stddev') summary.warnings.push("ping printed stddev (BSD ping); it is recorded as ping.rtt.mdev, which is the same statistic in iputils")
+    const spread = rtt.m[1]
+    if (spread !== undefined && spread !== 'mdev') {
+      summary.warnings.push(`ping printed ${spread} (BSD or macOS ping); it is recorded as ping.rtt.mdev, which is the same statistic in iputils`)
+    }
   } else if (summary.received > 0) {
     return 'replies came back but the round-trip summary (rtt min/avg/max…) is missing: is the output cut short?'
   }
@@ -109,7 +122,8 @@ function windowsSummary(lines: readonly string[], counts: { m: RegExpExecArray; 
     loss: Number(counts.m[4]),
     rtt: {},
     line: counts.line,
-    warnings: []
+    warnings: [],
+    statisticsExits: OTHER_EXITS
   }
   const host = findAll(lines, WINDOWS_HOST)[0]
   if (host) summary.host = host.m[1]
@@ -181,7 +195,7 @@ function resultWarnings(summary: PingSummary, out: StepOutput): string[] {
   if (summary.errors) warnings.push(`ping counted ${summary.errors} ICMP error${summary.errors === 1 ? '' : 's'} (such as Destination Host Unreachable) from the way to ${host}`)
   if (summary.duplicates) warnings.push(`ping received ${summary.duplicates} duplicate repl${summary.duplicates === 1 ? 'y' : 'ies'}: is there a network loop or a misbehaving bridge?`)
   if (out.signal) warnings.push(`ping was stopped by signal ${out.signal}; the statistics cover the requests sent until then`)
-  else if (out.exitCode !== null && out.exitCode !== 0 && out.exitCode !== 1) warnings.push(`ping exited with code ${out.exitCode} after printing its statistics`)
+  else if (out.exitCode !== null && !summary.statisticsExits.includes(out.exitCode)) warnings.push(`ping exited with code ${out.exitCode} after printing its statistics`)
   return warnings
 }
 
@@ -195,7 +209,8 @@ function noStatistics(lines: readonly string[]): ParseResult {
 }
 
 /**
- * Reads the statistics of iputils ping, BusyBox ping, BSD ping or Windows ping.exe (English).
+ * Reads the statistics of iputils ping, BusyBox ping, FreeBSD or macOS ping and ping6, or Windows
+ * ping.exe (English).
  * All loss, including 100 %, is a result; a run that sent nothing (unknown host, no route) is not.
  */
 export function parse(out: StepOutput): ParseResult {

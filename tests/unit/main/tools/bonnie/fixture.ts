@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { StepOutput } from '../../../../../src/main/tools/types'
+import { readFixture } from '../fixture-kit'
 
-const DIR = join(__dirname, '../../../../fixtures/tools/bonnie')
-
-/** A captured bonnie++ run: its stdout, stderr and exit status. */
+/**
+ * A captured bonnie++ run: its stdout, stderr and exit status. Lines from other projects keep only
+ * stdout; their stderr reads as empty and their exit status as 0.
+ */
 export function fixture(name: string): StepOutput {
-  const read = (ext: string) => readFileSync(join(DIR, `${name}.${ext}`), 'utf8')
-  return { stdout: read('stdout'), stderr: read('stderr'), exitCode: Number(read('exit').trim()) }
+  return readFixture('bonnie', name)
 }

@@ -69,6 +69,53 @@ describe('bonnie++ 1.97.3 CSV (format 1.97)', () => {
   })
 })
 
+describe('bonnie++ 1.96 CSV (format 1.96, PerfKitBenchmarker test data)', () => {
+  // bonnie++ -q -d <dir> -s 7423 -n 100 -f, as PerfKitBenchmarker runs it: no per-char tests.
+  const result = ok(parse(fixture('bonnie196-pkb-f-n100-q')))
+
+  it('reads the 48 fields where format 1.97 has them', () => {
+    expect(valuesOf(result.samples)).toEqual({
+      'bonnie.put_block': 72853 * KIB,
+      'bonnie.put_block.cpu': 15,
+      'bonnie.put_block.latency': 0.512,
+      'bonnie.rewrite': 47358 * KIB,
+      'bonnie.rewrite.cpu': 5,
+      'bonnie.rewrite.latency': 0.67,
+      'bonnie.get_block': 156821 * KIB,
+      'bonnie.get_block.cpu': 7,
+      'bonnie.get_block.latency': 0.04466,
+      'bonnie.seeks': 537.7,
+      'bonnie.seeks.cpu': 10,
+      'bonnie.seeks.latency': 0.2,
+      'bonnie.seq_create': 49223,
+      'bonnie.seq_create.cpu': 58,
+      'bonnie.seq_create.latency': 0.003747,
+      'bonnie.seq_stat.latency': 0.001759,
+      'bonnie.seq_del': 54405,
+      'bonnie.seq_del.cpu': 53,
+      'bonnie.seq_del.latency': 0.001643,
+      'bonnie.ran_create': 2898,
+      'bonnie.ran_create.cpu': 97,
+      'bonnie.ran_create.latency': 0.033518,
+      'bonnie.ran_stat.latency': 0.000192,
+      'bonnie.ran_del': 59089,
+      'bonnie.ran_del.cpu': 60,
+      'bonnie.ran_del.latency': 0.000839
+    })
+  })
+
+  it('says which tests were too fast or not run, and nothing about the skipped per-char tests when -f was asked for', () => {
+    expect(result.warnings).toEqual([
+      'bonnie.seq_stat not measured: bonnie++ printed +++++ because the test took under 0.5 s; use more files (-n).',
+      'bonnie.ran_stat not measured: bonnie++ printed +++++ because the test took under 0.5 s; use more files (-n).',
+      'bonnie.putc not run (bonnie++ left the field empty: -f, -s 0 or -n 0 skip tests).',
+      'bonnie.getc not run (bonnie++ left the field empty: -f, -s 0 or -n 0 skip tests).'
+    ])
+    const withF = ok(parse(fixture('bonnie196-pkb-f-n100-q'), bonnieParamsSchema.parse({ fileSize: '7423', skipPerChar: true, numFiles: 100 })))
+    expect(withF.warnings).toHaveLength(2)
+  })
+})
+
 describe('bonnie++ 2.00a CSV (format 1.98)', () => {
   it('reads a quiet run (-q): the line on stdout, the table on stderr ignored', () => {
     const result = ok(parse(fixture('q-s64-n1')))
@@ -181,7 +228,7 @@ describe('bonnie++ failures', () => {
   it('names an unsupported CSV format', () => {
     const result = parse({ stdout: '1.03e,1.03e,vm,1,2,3\n', stderr: '', exitCode: 0 })
     expect(result.ok).toBe(false)
-    if (!result.ok) expect(result.error.reason).toMatch(/format 1\.03e \(bonnie\+\+ 1\.03e\) is not supported; VirtBench reads formats 1\.97 and 1\.98/)
+    if (!result.ok) expect(result.error.reason).toMatch(/format 1\.03e \(bonnie\+\+ 1\.03e\) is not supported; VirtBench reads formats 1\.96, 1\.97 and 1\.98/)
   })
 
   it('names the field that is not a number', () => {

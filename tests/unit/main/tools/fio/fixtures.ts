@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs'
 import type { Sample } from '../../../../../src/shared/model/sample'
 import type { ParseResult, StepOutput } from '../../../../../src/main/tools/types'
+import { readFixture } from '../fixture-kit'
 
-const DIR = new URL('../../../../fixtures/tools/fio/', import.meta.url)
-
-/** A captured run: what fio printed (see tests/fixtures/tools/fio/README.md). */
+/**
+ * A captured run: what fio printed (see tests/fixtures/tools/fio/README.md). Fixtures from other
+ * projects keep only the report (stdout); their stderr reads as empty and their exit code as 0.
+ */
 export function fixtureOutput(name: string): StepOutput {
-  const read = (ext: string) => readFileSync(new URL(`${name}.${ext}`, DIR), 'utf8')
-  return { stdout: read('stdout'), stderr: read('stderr'), exitCode: Number(read('exit').trim()) }
+  return readFixture('fio', name)
 }
 
 /**
@@ -48,7 +48,16 @@ export const SUCCESS_FIXTURES = [
   'randrw-4k-json-plus',
   'randrw-unified-mixed',
   'study-003-virt-jobfile',
-  'fio2-randread-4k-libaio-qd16'
+  'fio2-randread-4k-libaio-qd16',
+  'fio-2.1.4-pkb-5-groups',
+  'fio-2.1.11-storperf-4-jobs',
+  'jobfile-one-job-enospc'
 ] as const
 
-export const ERROR_FIXTURES = ['error-enotdir', 'error-trim-psync', 'error-bad-option'] as const
+export const ERROR_FIXTURES = [
+  'error-enotdir',
+  'error-trim-psync',
+  'error-bad-option',
+  'error-engine-not-loadable',
+  'error-enospc-report-to-file'
+] as const

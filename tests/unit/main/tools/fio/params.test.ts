@@ -127,6 +127,6 @@ describe('fio tool', () => {
   })
 
   it('is a Windows-capable storage tool without a peer', () => {
-    expect(fioTool).toMatchObject({ id: 'fio', name: 'fio', categories: ['storage'], windows: true, needsPeer: false })
+    expect(fioTool).toMatchObject({ id: 'fio', name: 'fio', categories: ['storage'], windows: true, network: false })
   })
 })

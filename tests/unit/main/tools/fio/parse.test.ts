@@ -249,27 +249,6 @@ describe('fio parse: errors', () => {
     expect(result.error.excerpt).toContain('error=Inappropriate ioctl for device')
   })
 
-  it('quotes stderr when fio exits non-zero without a report', () => {
-    const out = fixtureOutput('error-bad-option')
-    expect(out.exitCode).toBe(1)
-    const result = parse(out)
-    expect(result.ok).toBe(false)
-    if (result.ok) return
-    expect(result.error.reason).toBe('fio failed before writing its report and exited with code 1: fio: failed parsing rw=sideways')
-    expect(result.error.excerpt).toContain('fio: failed parsing rw=sideways')
-  })
-
-  it('names the failing one of several jobs', () => {
-    const { out, json } = fixture('randrw-64k-2jobs')
-    json.jobs[1].jobname = 'second'
-    json.jobs[1].error = 28
-    const result = parse({ ...out, stdout: JSON.stringify(json), exitCode: 1 })
-    expect(result.ok).toBe(false)
-    if (result.ok) return
-    expect(result.error.reason).toContain("job 'second' stopped with error 28 (ENOSPC, No space left on device)")
-    expect(result.error.reason).not.toContain("'randrw'")
-  })
-
   it('refuses output of a run that was stopped by a signal', () => {
     const out = fixtureOutput('randread-4k-libaio-qd16')
     const result = parse({ ...out, exitCode: null, signal: 'SIGTERM' })

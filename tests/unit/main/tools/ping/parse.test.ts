@@ -96,6 +96,48 @@ describe('ping parse: BusyBox 1.35 and BSD', () => {
   })
 })
 
+describe('ping parse: FreeBSD 12 and macOS 10.14 ping and ping6 (jc test data)', () => {
+  const stdDev = 'ping printed std-dev (BSD or macOS ping); it is recorded as ping.rtt.mdev, which is the same statistic in iputils'
+
+  it("reads FreeBSD ping6's round-trip min/avg/max/std-dev", () => {
+    const result = parse(fixtureOutput('jc-freebsd12-ping6-ip'))
+    expect(valuesOf(result)).toEqual({ ...counts(3, 3, 0), ...rtt('0.034', '0.044', '0.053', '0.008') })
+    expect(warningsOf(result)).toEqual([stdDev])
+  })
+
+  it("reads macOS ping6's round-trip min/avg/max/std-dev", () => {
+    const result = parse(fixtureOutput('jc-macos-10.14.6-ping6-ip'))
+    expect(valuesOf(result)).toEqual({ ...counts(3, 3, 0), ...rtt('0.071', '0.115', '0.153', '0.034') })
+    expect(warningsOf(result)).toEqual([stdDev])
+  })
+
+  it('reads "+58 duplicates" of a macOS ping6 to a multicast group', () => {
+    const result = parse(fixtureOutput('jc-macos-10.14.6-ping6-ip-dup'))
+    expect(valuesOf(result)).toEqual({ ...counts(5, 5, 0), 'ping.duplicates': 58, ...rtt('0.302', '180.260', '749.182', '250.393') })
+    expect(warningsOf(result)).toEqual([stdDev, 'ping received 58 duplicate replies: is there a network loop or a misbehaving bridge?'])
+  })
+
+  it("reads FreeBSD ping's stddev", () => {
+    const result = parse(fixtureOutput('jc-freebsd12-ping-ip'))
+    expect(valuesOf(result)).toEqual({ ...counts(3, 3, 0), ...rtt('0.022', '0.033', '0.041', '0.008') })
+    expect(warningsOf(result)).toEqual([stdDev.replace('std-dev', 'stddev')])
+  })
+
+  it('takes 100 % loss of a macOS ping answered by "Destination Host Unreachable" as a result', () => {
+    const result = parse(fixtureOutput('jc-macos-10.14.6-ping-ip-unreachable'))
+    expect(valuesOf(result)).toEqual(counts(8, 0, 100))
+    expect(warningsOf(result)).toEqual(['no replies from 192.168.1.220: 100 % packet loss, so there are no round-trip times'])
+  })
+
+  it("names the host of a ping6 summary, and takes BSD's exit code 2 (no reply) as ping's normal answer", () => {
+    const { stdout } = fixtureOutput('jc-freebsd12-ping6-ip')
+    const lost = stdout.replace('3 packets received, 0.0% packet loss', '0 packets received, 100.0% packet loss').replace(/^round-trip.*\n/m, '')
+    expect(lost).not.toMatch(/round-trip/)
+    expect(warningsOf(parse({ stdout: lost, stderr: '', exitCode: 2 }))).toEqual(['no replies from ::1: 100 % packet loss, so there are no round-trip times'])
+    expect(warningsOf(parse({ stdout: lost, stderr: '', exitCode: 68 }))).toContain('ping exited with code 68 after printing its statistics')
+  })
+})
+
 describe('ping parse: Windows ping.exe (constructed from its documented format, CRLF)', () => {
   it('reads Sent/Received/Lost and Minimum/Maximum/Average', () => {
     const result = parse(fixtureOutput('constructed-windows-10-slow-link'))

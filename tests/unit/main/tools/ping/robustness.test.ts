@@ -25,7 +25,17 @@ const check = (out: StepOutput) => wellFormed(parse(out))
 
 describe('ping parse robustness', () => {
   it('fails on every truncation that cuts the statistics, and reads the rest as before', () => {
-    for (const name of ['iputils-3-loopback', 'iputils-partial-loss', 'busybox-3-loopback', 'iputils-100-loss', 'constructed-windows-10-slow-link']) {
+    const names = [
+      'iputils-3-loopback',
+      'iputils-partial-loss',
+      'busybox-3-loopback',
+      'iputils-100-loss',
+      'constructed-windows-10-slow-link',
+      'jc-freebsd12-ping6-ip',
+      'jc-macos-10.14.6-ping6-ip-dup',
+      'jc-macos-10.14.6-ping-ip-unreachable'
+    ]
+    for (const name of names) {
       const full = fixtureOutput(name)
       const complete = full.stdout.trimEnd().length
       const expected = parse(full)
