@@ -12,10 +12,15 @@
  *
  * Memory: heap used after a forced GC at 10 %, 50 % and 100 % of the jobs; flat means the
  * growth from 10 % to 100 % is what the run document's jobs themselves take.
+ *
+ * Then the 200 MB case: two jobs that each print 200 MB (a stand-in tool whose step is
+ * `yes … | head -c 200000000`, tests/harness/printing-tool.ts). The engine keeps each output's
+ * first and last 2 MiB; the growth of the process's resident memory (sampled every 20 ms, the
+ * peak against the figure before the run) must stay under 64 MB.
  * The login account is a throwaway one with /bin/sh and no rc files (root's rc files here would
  * measure pyenv). Exit code 1 when a goal is missed.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -28,11 +33,14 @@ import { RunFolder } from '../src/main/store/run-store'
 import type { AnyBenchmarkTool } from '../src/main/tools/types'
 import { ddTool } from '../src/main/tools/dd'
 import { ComparisonPlanSchema } from '../src/shared/model/plan'
+import { printingTool } from '../tests/harness/printing-tool'
 import { startSshd } from '../tests/harness/sshd'
 import { connectClient, createThrowawayUser } from '../tests/integration/ssh/session-helpers'
 
 const JOBS = Number(process.argv[2] ?? 1000)
 const GOAL_MS = 30
+const HUGE_BYTES = 200_000_000
+const HUGE_GOAL_MB = 64
 
 const noop: AnyBenchmarkTool = {
   ...ddTool,
@@ -142,12 +150,55 @@ async function main(): Promise<void> {
     console.log(`engine's own cost per job:               ${cost.toFixed(2)} ms (goal < ${GOAL_MS} ms) ${cost < GOAL_MS ? 'pass' : 'FAIL'}`)
     console.log(`heap after GC: ${heap.join(', ')}; growth ${growth.toFixed(1)} MiB = ${perJobKiB.toFixed(2)} KiB per job (the jobs' records in the run document)`)
     if (cost >= GOAL_MS || failed > 0) process.exitCode = 1
+
+    const huge = await hugeOutputCase(session, targets, path.join(user.home, 'work'), path.join(scratch, 'run-huge'))
+    const pass = huge.peakGrowthMB < HUGE_GOAL_MB && huge.status === 'completed'
+    console.log(
+      `200 MB output, ${huge.jobs} jobs (status ${huge.status}, ${(huge.seconds).toFixed(1)} s): raw stdout kept ${huge.keptMiB.join(' and ')} MiB; ` +
+        `resident memory growth at its peak ${huge.peakGrowthMB.toFixed(1)} MB (goal < ${HUGE_GOAL_MB} MB) ${pass ? 'pass' : 'FAIL'}`
+    )
+    if (!pass) process.exitCode = 1
   } finally {
     await session.close()
     await server.stop()
     user.remove()
     rmSync(scratch, { recursive: true, force: true })
   }
+}
+
+/** Runs two jobs that each print HUGE_BYTES; the peak growth of the resident memory meanwhile. */
+async function hugeOutputCase(
+  session: SshSession,
+  targets: EngineTarget[],
+  workDir: string,
+  runDir: string
+): Promise<{ status: string; jobs: number; seconds: number; keptMiB: string[]; peakGrowthMB: number }> {
+  const plan = ComparisonPlanSchema.parse({
+    name: 'engine bench: 200 MB of output',
+    baseline: { target: 'a' },
+    variants: [{ target: 'b' }],
+    tests: [{ id: 'print', tool: 'dd', params: {} }],
+    repetitions: 1,
+    storage: { kind: 'directory', path: workDir }
+  })
+  const folder = await RunFolder.create(runDir, createRunDocument(plan, targets, 'bench'))
+  const engine = new RunEngine(folder, targets, {
+    session: async () => session,
+    scriptsDir: scriptsDir(),
+    appVersion: 'bench',
+    tools: { dd: printingTool(HUGE_BYTES) },
+    monitor: false
+  })
+  heapMiB()
+  const before = process.memoryUsage().rss
+  let peak = before
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20)
+  const t0 = performance.now()
+  const status = await engine.execute()
+  clearInterval(sampler)
+  peak = Math.max(peak, process.memoryUsage().rss)
+  const keptMiB = engine.run.jobs.map((j) => (statSync(path.join(runDir, j.steps[0]?.stdoutFile ?? '')).size / 2 ** 20).toFixed(1))
+  return { status, jobs: engine.run.jobs.length, seconds: (performance.now() - t0) / 1000, keptMiB, peakGrowthMB: (peak - before) / 1e6 }
 }
 
 void main().catch((err: unknown) => {

@@ -3,45 +3,187 @@
 # connection that started it, with its output in files, so a dropped connection does not end it:
 # the engine reconnects and waits again.
 #
-#   job.sh start DIR          reads the job script on stdin, starts it detached in DIR
-#   job.sh wait DIR NONCE SECONDS
+#   job.sh start DIR SECONDS  reads the job script on stdin and starts it detached in DIR; the job
+#                             stops itself SECONDS after its start even when no wait is running
+#                             (a watchdog in its own process group)
+#   job.sh wait DIR NONCE SECONDS KEEP
 #                             waits until the job ends (or SECONDS after its start, then stops it),
-#                             prints its stdout, then a last line "NONCE <status>"; its stderr goes
-#                             to stderr. <status> is the exit code, "lost" when the job vanished
-#                             without one, or "timeout" when this wait stopped it.
-#   job.sh run DIR NONCE SECONDS     start, then wait
+#                             then prints one status line first, whatever the output:
+#                               NONCE <status> <stdout bytes> <stderr bytes>[ <free KiB> <mount point>]
+#                             then the job's stdout; its stderr goes to stderr. An output longer than
+#                             KEEP bytes is sent as its first and its last KEEP/2 bytes (the line
+#                             gives the full sizes). <status> is the exit code, "timeout" when the
+#                             job was stopped at its limit, "lost" when it vanished without a
+#                             status, or "unwritable" / "unwritable:<exit code or timeout>" when its
+#                             status could not be written (a full disk). The free space of DIR's
+#                             file system follows every status but 0.
+#   job.sh run DIR NONCE SECONDS KEEP     start, then wait; the job measures once the wait is set
+#                             up (a FIFO `go`), so the wait's own processes never share the
+#                             machine with the measurement, and the wait then blocks on a FIFO
+#                             (`ended`) the job writes to when it ends: no polling while it runs
 #   job.sh follow DIR         prints the job's stdout and stderr as they grow (tail -f, with
 #                             "==> DIR/stdout <==" headers) until the job ends
 #   job.sh stop DIR GRACE_MS  TERM to the job's process group, KILL after the grace period
+#   job.sh stopall RUN GRACE_MS
+#                             stops every job of RUN/.jobs/ that still runs (a run resumed after
+#                             VirtBench itself was killed); prints each stopped job's folder
 #   job.sh sweep ROOT KEEP    removes ROOT/vb-*/ directories of runs other than KEEP whose jobs
 #                             have all ended (marked by a .virtbench-run file); prints each removed
 #
-# DIR holds: cmd.sh (the job), pgid, started (epoch seconds), stdout, stderr, status.
+# DIR holds: cmd.sh (the job), pgid, started (epoch seconds), stdout, stderr, and status (the
+# exit code or "timeout"). On a full disk, where even those few bytes cannot be written, the
+# status is kept in the name of an empty file instead, status-<code>, which needs no data block.
 set -u
 
+self=$0
+case $self in /*) ;; *) self=$(pwd)/$self ;; esac
+
 alive() {
-  [ -s "$1/pgid" ] || return 1
-  kill -0 "-$(cat "$1/pgid")" 2>/dev/null
+  pg=
+  read -r pg <"$1/pgid" 2>/dev/null
+  [ -n "$pg" ] && kill -0 "-$pg" 2>/dev/null
+}
+
+# Sets $st to the job's status ("" while it has none).
+read_status() {
+  st=
+  if [ -f "$1/status" ]; then
+    read -r st <"$1/status" 2>/dev/null
+    case $st in
+      timeout | [0-9] | [0-9][0-9] | [0-9][0-9][0-9]) return 0 ;;
+    esac
+    # a status file that is empty or garbled was written on a full disk
+    st=unwritable
+    return 0
+  fi
+  for f in "$1"/status-*; do
+    [ -e "$f" ] || continue
+    st=unwritable:${f##*/status-}
+    return 0
+  done
+}
+
+# Records $2 (an exit code or "timeout") as the job's status, unless it has one.
+record_status() {
+  read_status "$1"
+  [ -n "$st" ] && return 0
+  { echo "$2" >"$1/status.$2.tmp" && mv -f "$1/status.$2.tmp" "$1/status"; } 2>/dev/null && return 0
+  rm -f "$1/status.$2.tmp" 2>/dev/null
+  : >"$1/status-$2" 2>/dev/null
+  return 0
+}
+
+# "<free KiB> <mount point>" of the file system holding $1, or "- -" when df cannot tell.
+space() {
+  df -Pk "$1" 2>/dev/null | {
+    read -r _ || exit 1
+    read -r _ _ _ free _ mount || exit 1
+    echo "$free $mount"
+  } || echo '- -'
+}
+
+# Sends file $1 of $2 bytes whole, or its first and last $3/2 bytes when it is longer than $3.
+send() {
+  if [ "$2" -le "$3" ]; then
+    [ "$2" -eq 0 ] || cat "$1"
+  else
+    head -c $(($3 / 2)) "$1"
+    tail -c $(($3 / 2)) "$1"
+  fi
+}
+
+# `timeout N` as this system writes it (GNU and new BusyBox: timeout N; old BusyBox: timeout -t N),
+# or nothing without one.
+timeout_word() {
+  if timeout 1 true 2>/dev/null; then
+    tw='timeout'
+  elif timeout -t 1 true 2>/dev/null; then
+    tw='timeout -t'
+  else
+    tw=
+  fi
+}
+
+# The job itself, in its own session with DIR ($2) as its working directory.
+job_main() {
+  limit=$1
+  echo $$ >pgid && [ -s pgid ] || exit 75
+  watchdog "$limit" &
+  # The measurement starts once the wait on this machine has set itself up (it opens `go`), or
+  # after 2 s without one (a start without a wait): so the wait's own processes never share the
+  # machine with the measured tool.
+  if [ -p go ]; then
+    timeout_word
+    if [ -n "$tw" ]; then
+      # held open (read-write never blocks), so the wait's byte stays in the pipe until read
+      exec 7<>go
+      : >waiting
+      $tw 2 head -c 1 <&7 >/dev/null 2>&1
+      exec 7>&-
+    fi
+  fi
+  sh ./cmd.sh >stdout 2>stderr </dev/null
+  rc=$?
+  # the CPU time the job used (its children's line), for the engine's contamination check
+  times >times 2>/dev/null
+  record_status . $rc
+  wake .
+  # ends the watchdog and whatever the job left running in its process group (this shell too)
+  kill -TERM "-$$" 2>/dev/null
+  exit 0
+}
+
+# Stops the job at its limit when no wait is there to do it (the connection is gone); a second
+# after the limit, so that a wait, which stops the job at the limit, comes first.
+watchdog() {
+  sleep $(($1 + 1)) 2>/dev/null || exit 0
+  trap '' TERM
+  record_status . timeout
+  wake .
+  kill -TERM "-$$" 2>/dev/null
+  sleep 2 2>/dev/null || sleep 1
+  kill -KILL "-$$" 2>/dev/null
+}
+
+# Wakes a wait blocked reading DIR/ended (a FIFO the wait holds open): one byte, written through a
+# read-write open, which never blocks, even when no wait is there (the byte is then dropped).
+wake() {
+  [ -p "$1/ended" ] && printf x 1<>"$1/ended" 2>/dev/null
+  return 0
+}
+
+cannot_start() {
+  at=$1
+  while [ ! -d "$at" ] && [ "$at" != / ] && [ "$at" != . ]; do at=$(dirname "$at"); done
+  set -- "$1" "$2" "$(space "$at")"
+  echo "job.sh: cannot start the job in $1: $2 (${3%% *} KiB free on ${3#* })" >&2
+  exit 70
 }
 
 start() {
-  dir=$1
-  mkdir -p "$dir" || exit 70
-  cat >"$dir/cmd.sh" || exit 70
-  rm -f "$dir/status" "$dir/status.tmp" "$dir/pgid"
-  date +%s >"$dir/started"
-  # The inner shell is the session leader: its pid is the job's process group.
-  if command -v setsid >/dev/null 2>&1; then
-    (cd "$dir" && exec setsid sh -c 'echo $$ >pgid; sh ./cmd.sh >stdout 2>stderr </dev/null; echo $? >status.tmp; mv status.tmp status' >/dev/null 2>&1 </dev/null &)
-  else
-    (cd "$dir" && exec nohup sh -c 'echo $$ >pgid; sh ./cmd.sh >stdout 2>stderr </dev/null; echo $? >status.tmp; mv status.tmp status' >/dev/null 2>&1 </dev/null &)
-  fi
-  # wait (briefly) for the job to name its process group, so a stop right after start finds it
+  dir=$1 limit=$2 gate=${3:-}
+  { mkdir -p "$dir" && cat >"$dir/cmd.sh" && date +%s >"$dir/started" && [ -s "$dir/started" ]; } 2>/dev/null ||
+    cannot_start "$dir" 'its files cannot be written'
+  rm -f "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/go" "$dir/waiting"
+  # where the wait sleeps until the job ends (without one it polls), and where the job waits for
+  # the wait to be ready before it measures
+  mkfifo "$dir/ended" 2>/dev/null
+  # `run` waits in the same command: its job measures once the wait is ready (`start` alone: at once)
+  [ -n "$gate" ] && mkfifo "$dir/go" 2>/dev/null
+  # the job is the session leader (its pid is its process group); the subshell that starts it
+  # ends at once, so the job is nobody's child here
+  detach=setsid
+  command -v setsid >/dev/null 2>&1 || detach=nohup
+  # its folder is on its command line only so that ps shows whose job it is
+  launched=$(cd "$dir" || exit 70; $detach sh "$self" job-main "$limit" "$dir" >/dev/null 2>&1 </dev/null & echo $!)
+  # wait for the job to name its process group, so a stop right after start finds it
   i=0
-  while [ ! -s "$dir/pgid" ] && [ ! -f "$dir/status" ] && [ $i -lt 200 ]; do
+  while [ ! -s "$dir/pgid" ] && kill -0 "$launched" 2>/dev/null && [ $i -lt 3000 ]; do
     sleep 0.01 2>/dev/null || sleep 1
     i=$((i + 1))
   done
+  read_status "$dir"
+  [ -s "$dir/pgid" ] || [ -n "$st" ] || cannot_start "$dir" 'it could not write its process group'
 }
 
 stop() {
@@ -60,36 +202,76 @@ stop() {
 }
 
 finish() {
-  dir=$1 nonce=$2 status=$3
-  [ -f "$dir/stdout" ] && cat "$dir/stdout"
-  [ -f "$dir/stderr" ] && cat "$dir/stderr" >&2
-  printf '\n%s %s\n' "$nonce" "$status"
+  dir=$1 nonce=$2 status=$3 keep=$4
+  # both sizes from one wc ("N1 stdout N2 stderr N total"); 0 for a file that is not there
+  out=0 err=0
+  set -- $(cd "$dir" 2>/dev/null && wc -c stdout stderr 2>/dev/null)
+  while [ $# -ge 2 ]; do
+    case $2 in stdout) out=$1 ;; stderr) err=$1 ;; esac
+    shift 2
+  done
+  line="$nonce $status $out $err"
+  [ "$status" = 0 ] || line="$line $(space "$dir")"
+  printf '%s\n' "$line"
+  send "$dir/stdout" "$out" "$keep"
+  send "$dir/stderr" "$err" "$keep" >&2
   exit 0
 }
 
 wait_job() {
-  dir=$1 nonce=$2 limit=$3
-  started=$(cat "$dir/started" 2>/dev/null || date +%s)
+  dir=$1 nonce=$2 limit=$3 keep=$4
+  started=
+  read -r started <"$dir/started" 2>/dev/null
+  case $started in '' | *[!0-9]*) started=$(date +%s) ;; esac
+  # A wait runs on the measured machine while its job measures: it must cost next to nothing.
+  # It sets itself up first, then lets the job start measuring (`go`). With the job's FIFO and
+  # `timeout`, it blocks reading the FIFO until the job ends (the job opens it then) or 5 s pass,
+  # so it wakes at once when the job ends and every 5 s to check that the job is alive and within
+  # its limit: three short processes per 5 s, none in between. Without them it polls, more often
+  # at first.
+  blocking=
+  if [ -p "$dir/ended" ]; then
+    timeout_word
+    if [ -n "$tw" ]; then
+      blocking="$tw 5"
+      # opened before the first look at the status: a byte the job writes from now on waits here
+      exec 8<>"$dir/ended"
+    fi
+  fi
+  # the job waits for this wait to be ready (job_main): once it holds `go` open, let it measure
+  i=0
+  while [ -p "$dir/go" ] && [ ! -f "$dir/waiting" ] && [ ! -f "$dir/status" ] && [ $i -lt 100 ] && alive "$dir"; do
+    sleep 0.01 2>/dev/null || sleep 1
+    i=$((i + 1))
+  done
+  [ -f "$dir/waiting" ] && printf x 1<>"$dir/go" 2>/dev/null
   pause=0.01
   n=0
   while :; do
-    if [ -f "$dir/status" ]; then finish "$dir" "$nonce" "$(cat "$dir/status")"; fi
+    read_status "$dir"
+    [ -n "$st" ] && finish "$dir" "$nonce" "$st" "$keep"
     if ! alive "$dir"; then
       # the status is written just after the job's group ends: give it a moment before
       # calling the job lost
       i=0
       while [ $i -lt 40 ]; do
-        if [ -f "$dir/status" ]; then finish "$dir" "$nonce" "$(cat "$dir/status")"; fi
+        read_status "$dir"
+        [ -n "$st" ] && finish "$dir" "$nonce" "$st" "$keep"
         sleep 0.01 2>/dev/null || sleep 1
         i=$((i + 1))
       done
-      finish "$dir" "$nonce" lost
+      finish "$dir" "$nonce" lost "$keep"
     fi
     now=$(date +%s)
     if [ $((now - started)) -ge "$limit" ]; then
       stop "$dir" 2000
-      echo timeout >"$dir/status"
-      finish "$dir" "$nonce" timeout
+      record_status "$dir" timeout
+      read_status "$dir"
+      finish "$dir" "$nonce" "$st" "$keep"
+    fi
+    if [ -n "$blocking" ]; then
+      $blocking head -c 1 <&8 >/dev/null 2>&1
+      continue
     fi
     sleep "$pause" 2>/dev/null || sleep 1
     n=$((n + 1))
@@ -97,9 +279,16 @@ wait_job() {
   done
 }
 
+ended() {
+  read_status "$1"
+  [ -n "$st" ] || ! alive "$1"
+}
+
 follow() {
   dir=$1
   i=0
+  # until the job has started writing (or has ended: its status is there); `ended` cannot tell
+  # before the job has named its process group
   while [ ! -f "$dir/stderr" ] && [ ! -f "$dir/status" ] && [ $i -lt 300 ]; do
     sleep 0.01 2>/dev/null || sleep 1
     i=$((i + 1))
@@ -107,11 +296,22 @@ follow() {
   tail -n +1 -f "$dir/stdout" "$dir/stderr" 2>/dev/null &
   t=$!
   # ends with the job, so no tail is left behind when nobody stops it
-  while [ ! -f "$dir/status" ] && alive "$dir"; do
+  while ! ended "$dir"; do
     sleep 0.2 2>/dev/null || sleep 1
   done
   sleep 0.2 2>/dev/null || sleep 1
   kill "$t" 2>/dev/null
+  exit 0
+}
+
+stopall() {
+  for job in "$1"/.jobs/*/; do
+    [ -d "$job" ] || continue
+    job=${job%/}
+    ended "$job" && continue
+    stop "$job" "$2"
+    echo "$job"
+  done
   exit 0
 }
 
@@ -120,11 +320,12 @@ sweep() {
   for marker in "$root"/vb-*/.virtbench-run; do
     [ -f "$marker" ] || continue
     run=$(dirname "$marker")
-    [ "$(basename "$run")" = "vb-$keep" ] && continue
+    # this run's own folders (one per target: two targets on one machine never share one)
+    case $(basename "$run") in "vb-$keep" | "vb-$keep-"*) continue ;; esac
     busy=0
     for job in "$run"/.jobs/*/; do
       [ -d "$job" ] || continue
-      if [ ! -f "$job/status" ] && alive "$job"; then busy=1; fi
+      ended "${job%/}" || busy=1
     done
     [ "$busy" = 1 ] && continue
     rm -rf "$run" && echo "$run"
@@ -134,11 +335,13 @@ sweep() {
 
 cmd=${1:-}
 case $cmd in
-  start) start "$2" ;;
-  wait) wait_job "$2" "$3" "$4" ;;
-  run) start "$2" && wait_job "$2" "$3" "$4" ;;
+  start) start "$2" "$3" ;;
+  wait) wait_job "$2" "$3" "$4" "${5:-4194304}" ;;
+  run) start "$2" "$4" gate && wait_job "$2" "$3" "$4" "${5:-4194304}" ;;
+  job-main) job_main "$2" ;;
   follow) follow "$2" ;;
   stop) stop "$2" "${3:-2000}" ;;
+  stopall) stopall "$2" "${3:-2000}" ;;
   sweep) sweep "$2" "$3" ;;
-  *) echo "usage: job.sh start|wait|run|follow|stop|sweep ..." >&2; exit 64 ;;
+  *) echo "usage: job.sh start|wait|run|follow|stop|stopall|sweep ..." >&2; exit 64 ;;
 esac

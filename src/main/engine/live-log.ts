@@ -58,11 +58,19 @@ export class TailDemux {
 }
 
 export interface LiveLog {
-  /** Ends the follow and sends what it had not shown of the step's complete output. */
+  /** Ends the follow and sends what it had not shown of the step's output as kept. */
   finish(final: { stdout: Buffer; stderr: Buffer }): Promise<void>
 }
 
-/** Follows a detached step's output, sending text in batches (every `everyMs`) to `send`. */
+/** The most a live log shows of each stream: it is for watching; the raw files keep the output. */
+export const LIVE_LOG_MAX_BYTES = 1024 * 1024
+
+/** The line a live log ends with when its stream passed LIVE_LOG_MAX_BYTES. */
+export function liveLogCutNote(stream: LogStream): string {
+  return `\n[VirtBench: the live log of ${stream} stops here, after ${LIVE_LOG_MAX_BYTES} bytes; the run's raw file keeps the output]\n`
+}
+
+/** Follows a detached step's output, sending text in batches (every `everyMs`) to `send`, at most LIVE_LOG_MAX_BYTES per stream. */
 export function followLog(
   session: Session,
   scripts: string,
@@ -74,11 +82,32 @@ export function followLog(
   const demux = new TailDemux(dir)
   const decoder = new StringDecoder('utf8')
   const pending: Record<LogStream, string> = { stdout: '', stderr: '' }
-  const sentBytes: Record<LogStream, number> = { stdout: 0, stderr: 0 }
+  /** Bytes of each stream taken for the log (sent or pending), not counting the cut note. */
+  const taken: Record<LogStream, number> = { stdout: 0, stderr: 0 }
+  const cut: Record<LogStream, boolean> = { stdout: false, stderr: false }
+  const take = (stream: LogStream, text: string): void => {
+    if (cut[stream] || text === '') return
+    const bytes = Buffer.byteLength(text)
+    const room = LIVE_LOG_MAX_BYTES - taken[stream]
+    if (bytes <= room) {
+      pending[stream] += text
+      taken[stream] += bytes
+      return
+    }
+    pending[stream] += Buffer.from(text).subarray(0, room).toString('utf8')
+    taken[stream] = LIVE_LOG_MAX_BYTES
+    endLog(stream)
+  }
+  const endLog = (stream: LogStream): void => {
+    if (cut[stream]) return
+    pending[stream] += liveLogCutNote(stream)
+    cut[stream] = true
+    // nothing more to show: the follow need not carry the rest of a long output
+    if (cut.stdout && cut.stderr) abort.abort()
+  }
   const flush = (): void => {
     for (const stream of ['stdout', 'stderr'] as const) {
       if (pending[stream] === '') continue
-      sentBytes[stream] += Buffer.byteLength(pending[stream])
       send(stream, pending[stream])
       pending[stream] = ''
     }
@@ -91,7 +120,7 @@ export function followLog(
       {
         signal: abort.signal,
         onStdout: (chunk) => {
-          for (const part of demux.push(decoder.write(chunk))) pending[part.stream] += part.text
+          for (const part of demux.push(decoder.write(chunk))) take(part.stream, part.text)
         }
       }
     )
@@ -101,11 +130,14 @@ export function followLog(
       abort.abort()
       await following
       clearInterval(timer)
-      flush()
       for (const stream of ['stdout', 'stderr'] as const) {
-        const rest = final[stream].subarray(Math.min(sentBytes[stream], final[stream].length))
-        if (rest.length > 0) send(stream, rest.toString('utf8'))
+        if (cut[stream]) continue
+        const rest = final[stream].subarray(Math.min(taken[stream], final[stream].length))
+        const room = LIVE_LOG_MAX_BYTES - taken[stream]
+        take(stream, rest.subarray(0, room).toString('utf8'))
+        if (rest.length > room) endLog(stream)
       }
+      flush()
     }
   }
 }

@@ -89,10 +89,64 @@ export class RunFolder {
     return rel
   }
 
+  /** Opens a raw output file to be written as the output arrives (created empty). */
+  async openRaw(name: string): Promise<RawFile> {
+    const rel = `${RAW_DIR}/${name}`
+    return RawFile.open(path.join(this.dir, rel), rel)
+  }
+
   /** Ends the run: the last write, and the lock is removed. */
   async close(): Promise<void> {
     await this.flush()
     await fs.rm(path.join(this.dir, LOCK_FILE), { force: true })
+  }
+}
+
+/**
+ * One raw output file written as the output arrives, so that no output is held whole in memory.
+ * Writes go one after the other (each `write` resolves once its bytes are in the file);
+ * `truncate` starts the file over, for an output that is sent again from its first byte.
+ */
+export class RawFile {
+  private position = 0
+  private closed = false
+
+  private constructor(
+    private readonly handle: fs.FileHandle,
+    /** The file's path relative to the run folder (`raw/<name>`). */
+    readonly path: string
+  ) {}
+
+  static async open(absolute: string, relative: string): Promise<RawFile> {
+    return new RawFile(await fs.open(absolute, 'w'), relative)
+  }
+
+  /** Bytes in the file so far. */
+  get bytes(): number {
+    return this.position
+  }
+
+  async write(data: Buffer): Promise<void> {
+    let done = 0
+    while (done < data.length) {
+      const { bytesWritten } = await this.handle.write(data, done, data.length - done, this.position)
+      done += bytesWritten
+      this.position += bytesWritten
+    }
+  }
+
+  async truncate(): Promise<void> {
+    await this.handle.truncate(0)
+    this.position = 0
+  }
+
+  /** Closes the file (again is a no-op); returns its path relative to the run folder. */
+  async close(): Promise<string> {
+    if (!this.closed) {
+      this.closed = true
+      await this.handle.close()
+    }
+    return this.path
   }
 }
 

@@ -96,16 +96,20 @@ function lineOf(text: string, at: number): CsvLine {
  * Which way a line's data went. With the listen port L different from the server port P, the ports
  * say it all. With L = P (iperf's default), a line towards P is either the client's own (2.0 and 2.1)
  * or, in 2.1's sender-first form, the server's connection back: those are told apart by where they
- * come from, the client's own lines coming first in a -r output.
+ * come from, the client's own lines coming first in a -r output. A line with neither port, beside
+ * the client's own line towards P, is the way back on a listen port other than the one given (a
+ * test run by hand with its own -L, read without it).
  */
 function flowsOf(lines: readonly CsvLine[], ports: CsvPorts): Flow[] {
   const { server: P, listen: L } = ports
+  const towardsServer = lines.some((l) => l.dst.port === P && l.src.port !== P)
   const flows: (Flow | 'towards-server')[] = lines.map((l) => {
     const { port: sp } = l.src
     const { port: dp } = l.dst
     if (dp === P && sp !== P) return P === L ? 'towards-server' : 'out'
     if (sp === P && dp !== P) return 'in' // 2.1 -R (the server sends), or 2.0's listener line with L = P
     if (P !== L && (sp === L || dp === L)) return 'in'
+    if (towardsServer && sp !== P && dp !== P) return 'in'
     throw new OutputProblem(
       `a -y C line connects ports ${sp} and ${dp}, neither of which is the server port ${P}${P === L ? '' : ` or the listen port ${L}`}: were other ports used? (give the test's port and listenPort)`,
       l.at

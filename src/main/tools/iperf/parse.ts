@@ -4,13 +4,15 @@ import type { ParseResult, StepOutput } from '../types'
 import { looksLikeCsv, readCsv } from './csv-report'
 import type { IperfParams } from './params'
 import { finalReports, OutputProblem, samplesOf, type Reading, type Report } from './report'
-import { CLIENT_HEADER, readText } from './text-report'
+import { CLIENT_HEADER, readText, readWayBackOnServer } from './text-report'
 
 const DEFAULT_PORT = 5001
 
 /** What iperf 2 prints when the other end is not there. */
 const FAILURE_LINE = /^.*(?:connect failed|read failed|write failed|listener bind failed|WARNING: did not receive ack|error).*$/im
 const UDP_NO_ANSWER = /^.*WARNING: did not receive ack of last datagram.*$/m
+/** What iperf 2 says when the client cannot listen for the way back of -r. */
+const LISTENER_FAILED = /^.*listener bind failed.*$/m
 
 function notIperf2(out: StepOutput): ParseResult {
   const text = out.stdout
@@ -41,6 +43,34 @@ function read(out: StepOutput, params: IperfParams | undefined): Reading | undef
   return readCsv(out.stdout, { server, listen: params?.listenPort ?? server, dual: params?.direction === 'both' })
 }
 
+/**
+ * The way back of -r from the server's own output, when the client's has none: the server reports
+ * it from its sending end (and, for UDP, what arrived in its Server Report). Empty when the client
+ * reported it, or the server never connected back.
+ */
+function wayBackFromServer(finals: readonly Report[], reading: Reading, out: StepOutput, params: IperfParams | undefined): { reports: Report[]; problem?: string } {
+  if (params?.direction !== 'both' || out.background === undefined || finals.some((r) => r.flow === 'in')) return { reports: [] }
+  try {
+    const server = readWayBackOnServer(out.background.stdout)
+    if (server === undefined || server.protocol !== reading.protocol) return { reports: [] }
+    return { reports: finalReports(server.reports) }
+  } catch (error) {
+    if (error instanceof OutputProblem) return { reports: [], problem: `the server's own output could not be read for the way back: ${error.reason}` }
+    throw error
+  }
+}
+
+function wayBackNote(out: StepOutput, params: IperfParams | undefined, client: Machine): string {
+  const server = otherMachine(client)
+  const said = LISTENER_FAILED.exec(out.stderr)
+  const port = params?.listenPort ?? params?.port ?? DEFAULT_PORT
+  return (
+    `the way back (${flowFrom(server)}) is the server's own report from its sending end: the ${client} did not report it` +
+    (said ? ` (iperf said "${said[0].trim()}": does another iperf server hold port ${port} on the ${client}?)` : '') +
+    `; give the test a listenPort that is free on the ${client} to have it measured where it arrives`
+  )
+}
+
 function warningsFor(finals: readonly Report[], reading: Reading, params: IperfParams | undefined, client: Machine, csv: boolean): string[] {
   const warnings = [...reading.warnings]
   const server = otherMachine(client)
@@ -60,7 +90,8 @@ function warningsFor(finals: readonly Report[], reading: Reading, params: IperfP
 /**
  * Reads the client's output of iperf 2 (2.0.x or 2.1.x): the text table (with or without -e) or
  * -y C lines. Both halves of -r are told apart by their connections; `params` says which machine ran
- * the client (serverOn) and, for -y C, which ports were used.
+ * the client (serverOn) and, for -y C, which ports were used. When the client did not report the
+ * way back of -r, the server's output (`out.background`) gives it from the server's end.
  */
 export function parse(out: StepOutput, params?: IperfParams): ParseResult {
   if (out.signal) return parseFailure(`iperf was stopped by ${out.signal} before it finished`, out.stderr || out.stdout)
@@ -73,8 +104,10 @@ export function parse(out: StepOutput, params?: IperfParams): ParseResult {
     throw error
   }
   if (reading === undefined) return notIperf2(out)
-  const finals = finalReports(reading.reports)
-  if (finals.length === 0) return noResult(out)
+  const own = finalReports(reading.reports)
+  if (own.length === 0) return noResult(out)
+  const wayBack = wayBackFromServer(own, reading, out, params)
+  const finals = [...own, ...wayBack.reports]
   const said = `${out.stdout}\n${out.stderr}`
   const silent = UDP_NO_ANSWER.exec(said)
   if (reading.protocol === 'UDP' && silent) {
@@ -82,5 +115,6 @@ export function parse(out: StepOutput, params?: IperfParams): ParseResult {
   }
   const client: Machine = params?.serverOn === 'target' ? 'peer' : 'target'
   const csv = !CLIENT_HEADER.test(out.stdout)
-  return parseSuccess(samplesOf(finals, client), warningsFor(finals, reading, params, client, csv))
+  const notes = [...(wayBack.reports.length > 0 ? [wayBackNote(out, params, client)] : []), ...(wayBack.problem ? [wayBack.problem] : [])]
+  return parseSuccess(samplesOf(finals, client), [...notes, ...warningsFor(finals, reading, params, client, csv)])
 }

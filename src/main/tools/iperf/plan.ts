@@ -6,6 +6,19 @@ import { outputFormat, type IperfParams } from './params'
 /** The line the server prints (and flushes) once it listens: `Server listening on TCP port 5001`. */
 export const SERVER_READY = /^Server listening on (?:TCP|UDP) port/m
 
+/**
+ * The server's last words on the way back of -r, which it sends after the client's own half: its
+ * final report of that connection (TCP), the Server Report of what arrived (UDP) or the ack it
+ * never got, or a failed connect. iperf 2.1's client may end before the way back does, and then
+ * only the server reports it; the engine waits for these words before it stops the server.
+ */
+export const WAY_BACK_REPORTED = {
+  tcp: /^Client connecting to [^\n]*\n[\s\S]*?^\[\s*\*?\s*\d+\]\s+0\.0+-\d+(?:\.\d+)?\s+sec\s[^\n]*\n|connect failed|write failed/m,
+  udp: /^Client connecting to [^\n]*\n[\s\S]*?(?:Server Report:[^\n]*\n(?:\[ ID\][^\n]*\n)?\[\s*\*?\s*\d+\][^\n]*\n|did not receive ack)|connect failed|write failed/m
+}
+/** How long after the client's end the way back may still take: its own length, and a margin. */
+const WAY_BACK_GRACE_SECONDS = 15
+
 /** iperf's test length when -t is not given. */
 const DEFAULT_SECONDS = 10
 /** Connecting, the server's report of a UDP test and the way back of -r around the timed parts. */
@@ -90,7 +103,10 @@ export function plan(params: IperfParams, ctx: PlanContext): Plan {
     timeoutSeconds: clientTimeout + SERVER_GRACE_SECONDS,
     okExitCodes: [0],
     background: true,
-    readyPattern: SERVER_READY
+    readyPattern: SERVER_READY,
+    ...(params.direction === 'both'
+      ? { finalReport: { pattern: WAY_BACK_REPORTED[params.protocol], withinSeconds: (params.seconds ?? DEFAULT_SECONDS) + WAY_BACK_GRACE_SECONDS } }
+      : {})
   }
   const client: RemoteStep = {
     id: 'client',

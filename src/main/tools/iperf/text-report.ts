@@ -11,6 +11,11 @@
  * "(reverse)"); any other is the server connecting back to the client's listener (-r, -d), which
  * receives. Result lines belong to the last connection line with their [ ID]; after
  * "[ ID] Server Report:" the next one is the server's, relayed to the client (UDP).
+ *
+ * The server's own output reports the way back of -r from its end, after its own
+ * "Client connecting to <client>, TCP port <listen port>" header: when the client could not listen
+ * for it (another iperf server holds that port there, as on every machine of study 000), that is
+ * the only report of the way back.
  */
 import { bitsPerSecondOf, bytesOf, secondsOfMilliseconds } from './units'
 import { OutputProblem, type DatagramFigures, type Flow, type Measurer, type Reading, type Report } from './report'
@@ -34,10 +39,22 @@ type Figures = Pick<Report, 'start' | 'end' | 'bytes' | 'bitsPerSecond' | 'datag
 
 interface Connection {
   key: string
-  /** The client's own connection to the server, or the server's connection back to the client (-r/-d). */
+  /** The client's own connection to the server (its [SUM] lines add these up). */
   own: boolean
-  reversed: boolean
+  flow: Flow
+  /** Whether the end that prints the line sends; a Server Report is the other end's. */
+  localSends: boolean
 }
+
+/** A connection line's ports and what follows them ("(reverse)", -e's columns). */
+interface ConnectionLine {
+  localPort: number
+  remotePort: number
+  rest: string
+}
+
+/** What a connection line is for the reader: its part of the test, or undefined for one whose reports are not wanted. */
+type Classify = (line: ConnectionLine) => Omit<Connection, 'key'> | undefined
 
 function datagramsOf(tail: string, at: number): DatagramFigures | undefined {
   const m = DATAGRAMS.exec(tail)
@@ -55,28 +72,18 @@ function datagramsOf(tail: string, at: number): DatagramFigures | undefined {
   }
 }
 
-/** The end whose figures a line carries: the client's own lines are the client's side, a Server Report the server's. */
+/** The end whose figures a line carries: the printing end's own lines, or the other end's in a Server Report. */
 function measurer(connection: Connection, serverReport: boolean): Measurer {
-  if (!connection.own) return 'receiver'
-  const clientSends = !connection.reversed
-  return clientSends !== serverReport ? 'sender' : 'receiver'
+  return connection.localSends !== serverReport ? 'sender' : 'receiver'
 }
 
-function flowOf(connection: Connection): Flow {
-  return connection.own && !connection.reversed ? 'out' : 'in'
-}
-
-/** Reads every report line of a client's text output; throws OutputProblem (with the offset) on a line it cannot trust. */
-export function readText(text: string): Reading {
-  const header = CLIENT_HEADER.exec(text)
-  if (!header) throw new OutputProblem('no "Client connecting to …" line: this is not the output of an iperf 2 client', 0)
-  const before = text.slice(0, header.index).split('\n')
-  if (before.some((line) => CONNECTION.test(line.replace(/\r$/, '')))) {
-    throw new OutputProblem("this is an iperf 2 server's output (a test ran before it connected back with -r); VirtBench reads the client's", 0)
-  }
-  const serverPort = Number(header[3])
-  const protocol = header[2] as 'TCP' | 'UDP'
-  const connections = new Map<string, Connection>()
+/**
+ * Every report line of `text`, each belonging to the last connection line with its [ ID] that
+ * `classify` wants (the lines of one it does not want are skipped); [SUM] lines add up the
+ * connections marked `own`.
+ */
+function readReports(text: string, protocol: Reading['protocol'], classify: Classify): Report[] {
+  const connections = new Map<string, Connection | undefined>()
   const serverReportNext = new Set<string>()
   const reports: Report[] = []
   const sums: Figures[] = []
@@ -88,8 +95,9 @@ export function readText(text: string): Reading {
     const clean = line.replace(/\r$/, '')
     const conn = CONNECTION.exec(clean)
     if (conn) {
-      const [, id, , , , remotePort, rest] = conn
-      connections.set(id!, { key: `${id}#${++seen}`, own: Number(remotePort) === serverPort, reversed: /\(reverse\)/.test(rest!) })
+      const [, id, , localPort, , remotePort, rest] = conn
+      const kind = classify({ localPort: Number(localPort), remotePort: Number(remotePort), rest: rest! })
+      connections.set(id!, kind && { key: `${id}#${++seen}`, ...kind })
       continue
     }
     const serverReport = SERVER_REPORT.exec(clean)
@@ -113,17 +121,58 @@ export function readText(text: string): Reading {
       sums.push(figures)
       continue
     }
+    if (!connections.has(id!)) throw new OutputProblem(`a report for [${id}] comes before any connection line with that ID`, lineAt)
     const connection = connections.get(id!)
-    if (connection === undefined) throw new OutputProblem(`a report for [${id}] comes before any connection line with that ID`, lineAt)
     const fromServer = serverReportNext.delete(id!)
-    reports.push({ connection: connection.key, sum: false, flow: flowOf(connection), measuredBy: measurer(connection, fromServer), ...figures })
+    if (connection === undefined) continue
+    reports.push({ connection: connection.key, sum: false, flow: connection.flow, measuredBy: measurer(connection, fromServer), ...figures })
   }
-  // [SUM] lines add up the client's own streams (-P), which all go the same way.
-  const own = [...connections.values()].filter((c) => c.own)
+  const own = [...connections.values()].filter((c): c is Connection => c?.own === true)
   if (own.length > 0) {
-    const flow = flowOf(own[0]!)
-    const measuredBy = measurer(own[0]!, false)
-    for (const figures of sums) reports.push({ connection: 'SUM', sum: true, flow, measuredBy, ...figures })
+    for (const figures of sums) reports.push({ connection: 'SUM', sum: true, flow: own[0]!.flow, measuredBy: measurer(own[0]!, false), ...figures })
   }
+  return reports
+}
+
+/**
+ * Reads every report line of a client's text output; throws OutputProblem (with the offset) on a
+ * line it cannot trust. A connection to the server's port is the client's own (it sends, or
+ * receives with -R, marked "(reverse)"); any other is the server connecting back to the client's
+ * listener (-r, -d), which receives. The client's own connection line may come before the
+ * "Client connecting to" header (iperf 2.1's threads print in either order); any other connection
+ * before it makes this a server's output.
+ */
+export function readText(text: string): Reading {
+  const header = CLIENT_HEADER.exec(text)
+  if (!header) throw new OutputProblem('no "Client connecting to …" line: this is not the output of an iperf 2 client', 0)
+  const serverPort = Number(header[3])
+  const before = text.slice(0, header.index).split('\n')
+  if (before.some((line) => Number(CONNECTION.exec(line.replace(/\r$/, ''))?.[5] ?? serverPort) !== serverPort)) {
+    throw new OutputProblem("this is an iperf 2 server's output (a test ran before it connected back with -r); VirtBench reads the client's", 0)
+  }
+  const protocol = header[2] as Reading['protocol']
+  const reports = readReports(text, protocol, ({ remotePort, rest }) => {
+    if (remotePort !== serverPort) return { own: false, flow: 'in', localSends: false }
+    const reversed = /\(reverse\)/.test(rest)
+    return { own: true, flow: reversed ? 'in' : 'out', localSends: !reversed }
+  })
+  return { protocol, reports, warnings: [] }
+}
+
+/**
+ * The way back of -r as the server's own output reports it: after its "Client connecting to …"
+ * header (the server connecting back), the connection to that port is the server sending
+ * ("(reverse)" in 2.1); a Server Report after it is what arrived at the other end. Connections the
+ * server's own listener accepted meanwhile are not the way back and are left out. Undefined when
+ * the server never connected back.
+ */
+export function readWayBackOnServer(text: string): Reading | undefined {
+  const header = CLIENT_HEADER.exec(text)
+  if (!header) return undefined
+  const port = Number(header[3])
+  const protocol = header[2] as Reading['protocol']
+  const reports = readReports(text.slice(header.index), protocol, ({ remotePort }) =>
+    remotePort === port ? { own: true, flow: 'in', localSends: true } : undefined
+  )
   return { protocol, reports, warnings: [] }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { iperfDefaults, iperfParamsSchema, outputFormat, type IperfParamsInput } from '../../../../../src/main/tools/iperf/params'
-import { estimateSeconds, plan, SERVER_READY } from '../../../../../src/main/tools/iperf/plan'
+import { estimateSeconds, plan, SERVER_READY, WAY_BACK_REPORTED } from '../../../../../src/main/tools/iperf/plan'
 import type { PlanContext } from '../../../../../src/main/tools/types'
 
 const peer = { os: 'linux' as const, workDir: '/srv/vb', address: 'itb-kvm2.mwt2.org' }
@@ -57,7 +57,9 @@ describe('iperf plan', () => {
         timeoutSeconds: 81,
         okExitCodes: [0],
         background: true,
-        readyPattern: SERVER_READY
+        readyPattern: SERVER_READY,
+        // the way back of -r may end after the client: the engine waits for the server's report of it
+        finalReport: { pattern: WAY_BACK_REPORTED.tcp, withinSeconds: 25 }
       },
       {
         id: 'client',
