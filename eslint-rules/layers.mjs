@@ -11,13 +11,26 @@ export const LAYERS = [
   { name: 'main/electron', dir: 'src/main/electron', allow: ['main/*', 'shared'], packages: '*', electron: true },
   { name: 'main/tools', dir: 'src/main/tools', allow: ['main/tools', 'shared'], packages: ['zod'], builtins: false },
   { name: 'main/fs', dir: 'src/main/fs', allow: ['main/fs', 'shared'], packages: [] },
-  { name: 'main/ssh', dir: 'src/main/ssh', allow: ['main/ssh', 'main/fs', 'shared'], packages: '*' },
+  { name: 'main/secrets', dir: 'src/main/secrets', allow: ['main/secrets', 'main/fs', 'shared'], packages: '*' },
+  { name: 'main/ssh', dir: 'src/main/ssh', allow: ['main/ssh', 'main/secrets', 'main/fs', 'shared'], packages: '*' },
   { name: 'main/store', dir: 'src/main/store', allow: ['main/store', 'main/fs', 'shared'], packages: '*' },
   { name: 'main/report', dir: 'src/main/report', allow: ['main/report', 'main/fs', 'shared'], packages: '*' },
-  { name: 'main/engine', dir: 'src/main/engine', allow: ['main/engine', 'main/tools', 'main/ssh', 'main/store', 'main/fs', 'shared'], packages: '*' },
+  { name: 'main/engine', dir: 'src/main/engine', allow: ['main/engine', 'main/tools', 'main/ssh', 'main/secrets', 'main/store', 'main/fs', 'shared'], packages: '*' },
   { name: 'main', dir: 'src/main', allow: ['main/*', 'shared'], packages: '*', notInto: ['main/electron'] },
   { name: 'preload', dir: 'src/preload', allow: ['preload', 'shared'], packages: [], electron: true, builtins: false },
-  { name: 'renderer', dir: 'src/renderer', allow: ['renderer', 'shared'], packages: '*', builtins: false, forbidPackages: ['ssh2', 'ws'] },
+  // inside the renderer, the store and what it is made of sit below the screens: a slice never imports a screen
+  { name: 'renderer/models', dir: 'src/renderer/src/models', allow: ['renderer/models', 'renderer/lib', 'shared'], packages: [], builtins: false },
+  { name: 'renderer/lib', dir: 'src/renderer/src/lib', allow: ['renderer/lib', 'shared'], packages: [], builtins: false },
+  {
+    name: 'renderer/store',
+    dir: 'src/renderer/src/store',
+    allow: ['renderer/store', 'renderer/models', 'renderer/lib', 'renderer/api', 'shared'],
+    packages: '*',
+    builtins: false,
+    forbidPackages: ['ssh2', 'ws']
+  },
+  { name: 'renderer/api', dir: 'src/renderer/src/api', allow: ['renderer/api', 'shared'], packages: '*', builtins: false, forbidPackages: ['ssh2', 'ws'] },
+  { name: 'renderer', dir: 'src/renderer', allow: ['renderer', 'renderer/*', 'shared'], packages: '*', builtins: false, forbidPackages: ['ssh2', 'ws'] },
   { name: 'cli', dir: 'src/cli', allow: ['cli', 'main/*', 'shared'], packages: '*', notInto: ['main/electron'] },
   { name: 'shared', dir: 'src/shared', allow: ['shared'], packages: ['zod'], builtins: false }
 ]

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream'
-import type { PromptInput } from '../main/ssh/secrets'
+import type { PromptInput } from '../main/secrets/secrets'
 import type { HostKeyDecision, HostKeyQuestion } from '../shared/targets-contract'
 import type { CliIo } from './io'
 

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream'
-import type { PromptInput } from '../main/ssh/secrets'
+import type { PromptInput } from '../main/secrets/secrets'
 
 /** Where a command writes; the tests pass their own to read what a user would see. */
 export interface CliIo {

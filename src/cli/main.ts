@@ -5,7 +5,7 @@ import { reportCommand } from './commands/report'
 import { serveCommand } from './commands/serve'
 import { targetsCommand } from './commands/targets'
 import type { CliCommand, CliIo } from './io'
-import { UsageError } from './usage-error'
+import { UsageError, usageErrorText } from './usage-error'
 
 /** Every subcommand; `report` joins with the export issue. */
 export const COMMANDS: CliCommand[] = [runCommand, reportCommand, packsCommand, parseCommand, serveCommand, targetsCommand]
@@ -47,7 +47,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
       const help = topic ? `virtbench ${topic} --help` : 'virtbench --help'
-      io.stderr(`virtbench: ${oneLine((error as Error).message)}. See '${help}'.\n`)
+      io.stderr(usageErrorText((error as Error).message, help))
       return 2
     }
     io.stderr(`virtbench: ${error instanceof Error ? error.message : String(error)}\n`)
@@ -65,8 +65,4 @@ function showCommandHelp(name: string, io: CliIo): number {
 function isParseArgsError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
-}
-
-function oneLine(message: string): string {
-  return message.split('\n')[0]!.replace(/\.$/, '')
 }

@@ -15,6 +15,7 @@ export const INVOKE_CHANNELS = [
   'targets:importPreview',
   'targets:import',
   'targets:test',
+  'targets:secretsStorage',
   'hostkey:decide',
   'runs:list',
   'runs:get',

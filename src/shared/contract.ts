@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { stringOfAtMostBytes } from './byte-limit'
 import type { EventChannel, InvokeChannel } from './channels'
 import { catalogInvokeContract } from './catalog-contract'
 import { presetsEventContract, presetsInvokeContract } from './presets-contract'
@@ -53,9 +54,8 @@ export const Notice = z.object({
 export type Notice = z.infer<typeof Notice>
 
 /** Only web pages and mail; never file:, javascript:, custom schemes or credentials in the URL. */
-export const ExternalUrl = z
-  .string()
-  .max(2048)
+export const EXTERNAL_URL_LIMIT_BYTES = 2048
+export const ExternalUrl = stringOfAtMostBytes(EXTERNAL_URL_LIMIT_BYTES, 'a link')
   .refine((value) => isSafeExternalUrl(value), {
     message: 'only https:// and mailto: links without credentials can be opened'
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { stringOfAtMostBytes } from './byte-limit'
 import { PresetSchema } from './model/plan'
 
 /**
@@ -29,8 +30,14 @@ export const PresetListSchema = z.object({ presets: z.array(PresetSummarySchema)
 export type PresetList = z.infer<typeof PresetListSchema>
 
 const Name = z.string().trim().min(1, 'a preset needs a name').max(120)
-/** A preset file's text, as read from disk (at most 1 MiB). */
-const PresetText = z.string().min(1).max(1024 * 1024)
+/**
+ * The most a preset file's text may weigh, in bytes of UTF-8 (a preset is a few KiB). With JSON's
+ * escapes (at most two bytes for one) it fits a `virtbench serve` message (BRIDGE_MESSAGE_LIMIT_BYTES).
+ */
+export const PRESET_TEXT_LIMIT_BYTES = 1024 * 1024
+/** NAME_MAX of Linux and most filesystems. */
+export const FILE_NAME_LIMIT_BYTES = 255
+const PresetText = stringOfAtMostBytes(PRESET_TEXT_LIMIT_BYTES, 'a preset file').min(1, 'the file is empty')
 
 export const presetsInvokeContract = {
   'presets:list': { request: z.undefined(), response: PresetListSchema },
@@ -44,7 +51,7 @@ export const presetsInvokeContract = {
   'presets:rename': { request: z.strictObject({ id: PresetIdSchema, name: Name }), response: PresetSummarySchema },
   'presets:remove': { request: z.strictObject({ id: PresetIdSchema }), response: z.object({ removed: z.string() }) },
   /** Reads a preset file's text; every problem is named (field and fix) in the error. */
-  'presets:import': { request: z.strictObject({ text: PresetText, fileName: z.string().max(255).optional() }), response: PresetSummarySchema },
+  'presets:import': { request: z.strictObject({ text: PresetText, fileName: stringOfAtMostBytes(FILE_NAME_LIMIT_BYTES, 'a file name').optional() }), response: PresetSummarySchema },
   /** The preset as a .json file's text and a suggested file name. */
   'presets:export': { request: z.strictObject({ id: PresetIdSchema }), response: z.object({ fileName: z.string(), text: z.string() }) }
 } as const

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PATH_LIMIT_BYTES, stringOfAtMostBytes } from './byte-limit'
 import {
   DetectedOsSchema,
   NewTargetSchema,
@@ -15,7 +16,9 @@ import {
  * and are never returned.
  */
 
-const Secret = z.string().min(1, 'a secret cannot be empty').max(4096, 'a secret is at most 4096 characters')
+/** The most a password, passphrase or sudo password may weigh, in bytes of UTF-8. */
+export const SECRET_LIMIT_BYTES = 4096
+const Secret = stringOfAtMostBytes(SECRET_LIMIT_BYTES, 'a secret').min(1, 'a secret cannot be empty')
 
 /** Secrets given with an add or an update; absent ones stay as they are, `null` forgets one. */
 export const TargetSecrets = z.strictObject({
@@ -32,8 +35,14 @@ export type StoredSecrets = z.infer<typeof StoredSecrets>
 export const SecretsBackend = z.object({
   /** For example 'keychain (safeStorage: gnome_libsecret)', 'memory (until serve stops)'. */
   name: z.string(),
-  /** Shown to the user when secrets are not well protected (Linux basic_text). */
-  warning: z.string().optional()
+  /** Shown to the user when secrets are not well protected, or not saved (Linux without a keyring). */
+  warning: z.string().optional(),
+  /**
+   * Only where the one encryption available has a fixed key (Linux without a keyring, Electron's
+   * basic_text): true when secrets are saved anyway, as the user chose with
+   * `targets:secretsStorage`; false when they are kept for the session only.
+   */
+  savesWithFixedKey: z.boolean().optional()
 })
 
 export const TargetView = z.object({
@@ -106,7 +115,7 @@ export const HostKeyQuestion = z.object({
 })
 export type HostKeyQuestion = z.infer<typeof HostKeyQuestion>
 
-const SshConfigPath = z.string().min(1).max(4096).optional()
+const SshConfigPath = stringOfAtMostBytes(PATH_LIMIT_BYTES, 'a path').min(1).optional()
 
 export const targetsInvokeContract = {
   'targets:list': { request: z.undefined(), response: TargetList },
@@ -134,6 +143,8 @@ export const targetsInvokeContract = {
     })
   },
   'targets:test': { request: z.strictObject({ id: TargetIdSchema }), response: ConnectionTestResult },
+  /** Where the only encryption has a fixed key: save secrets with it anyway (true), or keep them for the session (false). */
+  'targets:secretsStorage': { request: z.strictObject({ saveWithFixedKey: z.boolean() }), response: TargetList },
   'hostkey:decide': {
     request: z.strictObject({ requestId: z.string().min(1).max(100), decision: HostKeyDecision }),
     response: z.object({ accepted: z.boolean() })

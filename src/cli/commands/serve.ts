@@ -59,7 +59,7 @@ Options:
     })
     let bridge
     try {
-      bridge = await startBridge({ api, rendererDir, host: values.host, port })
+      bridge = await startBridge({ api, rendererDir, host: values.host, port, onProblem: (message) => io.stderr(`virtbench serve: ${message}\n`) })
     } catch (error) {
       io.stderr(`virtbench serve: could not listen on ${values.host}:${port}: ${(error as Error).message}\n`)
       return 1

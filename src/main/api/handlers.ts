@@ -1,5 +1,5 @@
 import type { AppInfo, Notice, Settings, Transport } from '../../shared/contract'
-import { MemorySecretStore, type SecretStore } from '../ssh/secrets'
+import { MemorySecretStore, type SecretStore } from '../secrets/secrets'
 import { openLocalSession } from '../ssh/open-local'
 import { resourcesDir, scriptsDir } from '../resources'
 import { SettingsStore } from '../store/settings-store'

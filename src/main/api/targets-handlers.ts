@@ -3,7 +3,7 @@ import path from 'node:path'
 import { jumpChainNames, sameTargetName, addressProblem, type Target } from '../../shared/model/target'
 import type { ConnectionStage, ImportCandidate, TargetList, TargetSecrets, TargetView } from '../../shared/targets-contract'
 import { testConnection } from '../ssh/connection-test'
-import { secretKey, SECRET_KINDS, type SecretKind, type SecretStore } from '../ssh/secrets'
+import { secretKey, SECRET_KINDS, type SecretKind, type SecretStore } from '../secrets/secrets'
 import { importOrder, importSshConfig, type SshConfigCandidate } from '../ssh/ssh-config'
 import { expandHome } from '../ssh/home-path'
 import { openTargetSession } from '../ssh/target-session'
@@ -23,6 +23,7 @@ export type TargetsHandlerNames =
   | 'targets:importPreview'
   | 'targets:import'
   | 'targets:test'
+  | 'targets:secretsStorage'
   | 'hostkey:decide'
 
 export interface TargetsServices {
@@ -54,7 +55,7 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
     const targets = await store.list()
     return {
       targets: await Promise.all(targets.map((t) => view(t, targets))),
-      secretsBackend: { name: svc.secrets.backend, ...(svc.secrets.warning !== undefined && { warning: svc.secrets.warning }) }
+      secretsBackend: secretsBackendOf(svc.secrets)
     }
   }
   const changed = async (): Promise<void> => hub.emit('targets:changed', await list())
@@ -217,7 +218,26 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
       return result
     },
 
+    'targets:secretsStorage': async ({ saveWithFixedKey }) => {
+      const choice = svc.secrets.fixedKey
+      if (!choice) {
+        throw new ApiError('unavailable', `Secrets are kept in ${svc.secrets.backend} here; there is no fixed-key choice to make (it exists only on Linux without a keyring).`)
+      }
+      await choice.choose(saveWithFixedKey)
+      await changed()
+      return list()
+    },
+
     'hostkey:decide': ({ requestId, decision }) => ({ accepted: decisions.decide(requestId, decision) && decision !== 'reject' })
+  }
+}
+
+/** What the Targets screen says about where secrets are kept. */
+function secretsBackendOf(secrets: SecretStore): TargetList['secretsBackend'] {
+  return {
+    name: secrets.backend,
+    ...(secrets.warning !== undefined && { warning: secrets.warning }),
+    ...(secrets.fixedKey && { savesWithFixedKey: secrets.fixedKey.saving })
   }
 }
 

@@ -1,42 +1,31 @@
 import path from 'node:path'
 import { safeStorage } from 'electron'
 import {
-  FileEncryptedSecretStore,
+  openKeyringSecretStore,
   SECRETS_FILE,
   SECRETS_KIND,
   SECRETS_VERSION,
   SecretsDocumentData,
-  storageBackendWarning,
-  type SecretCipher
-} from '../ssh/secrets'
+  type SecretCipher,
+  type SecretStore
+} from '../secrets/secrets'
 import { JsonDocument } from '../store/json-document'
 
 /**
  * The desktop app's secret store: values encrypted by Electron's safeStorage (Keychain on macOS,
  * DPAPI on Windows, the Secret Service or KWallet on Linux) in `secrets.json` in the data
- * directory. Create it after the app's `ready` event: before it, Linux reports no keyring.
+ * directory; what happens without a keyring is decided in `openKeyringSecretStore` (plain Node).
+ * Create it after the app's `ready` event: before it, Linux reports no keyring.
  */
-export async function createSafeStorageSecretStore(
-  dataDir: string,
-  onProblem: (message: string) => void = () => {}
-): Promise<FileEncryptedSecretStore> {
-  const available = await safeStorage.isAsyncEncryptionAvailable()
-  const backend = storageBackend()
+export async function createSafeStorageSecretStore(dataDir: string, onProblem: (message: string) => void = () => {}): Promise<SecretStore> {
   const cipher: SecretCipher = {
-    encrypt: async (plainText) => {
-      if (!available) throw new Error('no encryption is available')
-      return safeStorage.encryptStringAsync(plainText)
-    },
+    encrypt: async (plainText) => safeStorage.encryptStringAsync(plainText),
     decrypt: async (cipherText) => {
-      if (!available) throw new Error('no encryption is available')
       const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(cipherText)
       return { plainText: result, shouldReEncrypt }
     }
   }
-  const warning = available
-    ? storageBackendWarning(process.platform, backend)
-    : 'No keyring is available to encrypt secrets, so passwords and passphrases cannot be saved; VirtBench will ask for them when needed.'
-  return new FileEncryptedSecretStore({
+  return openKeyringSecretStore({
     document: new JsonDocument({
       file: path.join(dataDir, SECRETS_FILE),
       kind: SECRETS_KIND,
@@ -45,8 +34,9 @@ export async function createSafeStorageSecretStore(
       defaults: () => ({ values: {} })
     }),
     cipher,
-    backend,
-    ...(warning !== undefined && { warning }),
+    backend: storageBackend(),
+    platform: process.platform,
+    encryptionAvailable: await safeStorage.isAsyncEncryptionAvailable(),
     onProblem
   })
 }

@@ -3,7 +3,7 @@ import os from 'node:os'
 import type { SshTarget, Target } from '../../shared/model/target'
 import type { AuthSpec, ConnectSpec } from './connect'
 import { expandHome } from './home-path'
-import { SECRET_KIND_LABELS, secretKey, type SecretKind, type SecretStore } from './secrets'
+import { SECRET_KIND_LABELS, secretKey, type SecretKind, type SecretStore } from '../secrets/secrets'
 
 /** A target's connection could not be described: a missing secret, an unreadable key, a broken jump chain. */
 export class TargetConnectionError extends Error {

@@ -1,6 +1,6 @@
 import type { SshTarget, Target } from '../../shared/model/target'
 import { connect, type ConnectStage, type DecideHostKey, type KnownHostsFiles, type StageDetail } from './connect'
-import type { SecretStore } from './secrets'
+import type { SecretStore } from '../secrets/secrets'
 import { SshSession } from './session'
 import { connectSpecFor } from './target-connection'
 import type { Session } from './types'

@@ -242,7 +242,20 @@ describe('import and export', () => {
 
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('huge.json was not imported.')
-    expect(alert.textContent).toContain('The file is 1025 KiB; a preset file is at most 1024 KiB.')
+    expect(alert.textContent).toContain('The file is 1.00 MiB (1048577 bytes); a preset file is at most 1048576 bytes (1 MiB), so it was not sent.')
+    expect(callsTo(api, 'presets:import')).toEqual([])
+  })
+
+  it('refuses a file whose text outgrows the limit once read (bytes that are not UTF-8 become U+FFFD), without sending it', async () => {
+    const api = setup()
+    await screen.findByRole('article', { name: 'storage-check' })
+    // 400,000 bytes on disk, 1,200,000 bytes of text
+    const notUtf8 = new File([new Uint8Array(400_000).fill(0xff)], 'latin.json', { type: 'application/json' })
+    await userEvent.upload(screen.getByLabelText('Import a preset file (.json)'), notUtf8)
+
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('latin.json was not imported.')
+    expect(alert.textContent).toContain('The file is 1.14 MiB (1200000 bytes); a preset file is at most 1048576 bytes (1 MiB), so it was not sent.')
     expect(callsTo(api, 'presets:import')).toEqual([])
   })
 

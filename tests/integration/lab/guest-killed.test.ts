@@ -9,11 +9,17 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { guestRunning, startGuest, type Guest } from '../../../lab/driver'
+import { guestRunning, readGuestRecord, startGuest, type Guest } from '../../../lab/driver'
 import { RunDocumentSchema } from '../../../src/shared/model/run'
 import type { SshdServer } from '../../harness/sshd'
 import { BOOT_TIMEOUT_MS, BUILD_TIMEOUT_MS, openLab, saveTargets, virtbenchRun, writePreset, type LabContext } from './lab-fixture'
+
+/** Seconds a guest frozen during its boot is given to answer SSH: the kernel must have spoken by then, even on a loaded machine. */
+const HUNG_GUEST_TIMEOUT_S = 60
+/** A line of the kernel on the serial console. */
+const KERNEL_SPEAKS = /Linux version|Probing EDD|\[ +\d+\.\d+\]/
 
 describe('a guest killed in the middle of a job', () => {
   let lab: LabContext
@@ -94,18 +100,61 @@ describe('a guest killed in the middle of a job', () => {
 
   it('a guest that does not answer SSH within its timeout is stopped, and the error shows its serial console', async () => {
     const dir = path.join(lab.stateDir, 'too-slow')
-    const error = await startGuest({ name: 'too-slow', bootTimeoutSeconds: 3, stateDir: lab.stateDir, stopOnExit: true }).then(
-      () => undefined,
-      (e: unknown) => e as Error
+    // The guest hangs once its kernel has spoken on the serial console (it is frozen with SIGSTOP):
+    // from then on it cannot answer SSH, however fast or loaded this machine is, and its console
+    // says no more. The timeout only has to leave the kernel time to start talking.
+    let settled = false
+    const starting = startGuest({ name: 'too-slow', bootTimeoutSeconds: HUNG_GUEST_TIMEOUT_S, stateDir: lab.stateDir, stopOnExit: true })
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error
+      )
+      .finally(() => (settled = true))
+    const serial = await freezeOnceKernelSpeaks('too-slow', lab.stateDir, () => settled)
+    const error = await starting
+    expect(serial, 'the kernel said nothing on the serial console before the guest timed out').toBeDefined()
+    expect(error?.message).toMatch(
+      new RegExp(`^lab guest too-slow did not answer SSH on 127\\.0\\.0\\.1:\\d+ within ${HUNG_GUEST_TIMEOUT_S} s; it was stopped\\. The end of its serial console:\\n`)
     )
-    expect(error?.message).toMatch(/^lab guest too-slow did not answer SSH on 127\.0\.0\.1:\d+ within 3 s; it was stopped\. The end of its serial console:\n/)
-    // the kernel had started talking on the serial console
-    expect(error?.message).toMatch(/Linux version|Probing EDD|\[ +\d+\.\d+\]/)
+    // the end of the console exactly as qemu wrote it, the kernel's lines among it
+    const shown = error!.message.slice(error!.message.indexOf('serial console:\n') + 'serial console:\n'.length)
+    expect(shown).toBe(serial!.replace(/\r/g, '').split('\n').slice(-40).join('\n'))
+    expect(shown).toMatch(KERNEL_SPEAKS)
     // no qemu of that guest is left, and its folder is gone
     expect(processesUsing(dir)).toEqual([])
     expect(existsSync(dir)).toBe(false)
-  }, 120_000)
+  }, (HUNG_GUEST_TIMEOUT_S + 60) * 1000)
 })
+
+/**
+ * Waits (until `gaveUp()`) for the guest's qemu to be running and its kernel to have written to
+ * the serial console, then freezes qemu with SIGSTOP and returns the console as it stays.
+ */
+async function freezeOnceKernelSpeaks(name: string, stateDir: string, gaveUp: () => boolean): Promise<string | undefined> {
+  while (!gaveUp()) {
+    const record = readGuestRecord(name, stateDir)
+    if (record && guestRunning(record) && KERNEL_SPEAKS.test(readIfThere(record.serialLog))) {
+      process.kill(record.pid, 'SIGSTOP')
+      // stopped ("T"): no thread of qemu writes to the console any more
+      const deadline = Date.now() + 30_000
+      while (!/^\d+ \(.*\) T /.test(readIfThere(`/proc/${record.pid}/stat`))) {
+        if (Date.now() > deadline) throw new Error(`qemu (PID ${record.pid}) did not stop within 30 s of SIGSTOP`)
+        await sleep(20)
+      }
+      return readIfThere(record.serialLog)
+    }
+    await sleep(100)
+  }
+  return undefined
+}
+
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return ''
+  }
+}
 
 /** PIDs of running processes whose command line mentions `text`. */
 function processesUsing(text: string): number[] {

@@ -24,10 +24,14 @@ describe('lint enforces the layers of docs/architecture.md', () => {
     { file: 'src/shared/x.ts', code: "import fs from 'node:fs'\nexport { fs }\n", error: /runs without Node built-ins/ },
     { file: 'src/shared/x.ts', code: "import { z } from 'zod'\nexport { z }\n" },
     // renderer imports only shared
-    { file: 'src/renderer/src/features/x/y.ts', code: "import { dispatch } from '../../../../main/api/dispatch'\nexport { dispatch }\n", error: /renderer may import only renderer, shared/ },
+    { file: 'src/renderer/src/features/x/y.ts', code: "import { dispatch } from '../../../../main/api/dispatch'\nexport { dispatch }\n", error: /renderer may import only renderer, renderer\/\*, shared/ },
     { file: 'src/renderer/src/x.ts', code: "import { Client } from 'ssh2'\nexport { Client }\n", error: /ssh2 belongs to main/ },
     { file: 'src/renderer/src/x.ts', code: "import path from 'node:path'\nexport { path }\n", error: /without Node built-ins/ },
     { file: 'src/renderer/src/features/x/y.ts', code: "import { Settings } from '../../../../shared/contract'\nexport { Settings }\n" },
+    // the store sits below the screens: a slice never imports a screen, a screen may use the store
+    { file: 'src/renderer/src/store/x.ts', code: "import { RunPage } from '../features/runs/run-page'\nexport { RunPage }\n", error: /renderer\/store may import only renderer\/store, renderer\/models, renderer\/lib, renderer\/api, shared/ },
+    { file: 'src/renderer/src/models/x.ts', code: "import { useAppStore } from '../store'\nexport { useAppStore }\n", error: /renderer\/models may import only/ },
+    { file: 'src/renderer/src/features/x/y.ts', code: "import { useAppStore } from '../../store'\nexport { useAppStore }\n" },
     // nothing reaches into the electron layer except itself
     { file: 'src/cli/x.ts', code: "import '../main/electron/security'\n", error: /cli may import only/ },
     { file: 'src/main/api/x.ts', code: "import '../electron/ipc'\n", error: /main may import only/ },

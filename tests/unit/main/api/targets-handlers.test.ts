@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../../src/main/api/dispatch'
 import { createApi } from '../../../../src/main/api/handlers'
-import { MemorySecretStore } from '../../../../src/main/ssh/secrets'
+import { MemorySecretStore } from '../../../../src/main/secrets/secrets'
 
 let dataDir: string
 beforeEach(async () => {

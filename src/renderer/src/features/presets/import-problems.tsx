@@ -1,6 +1,9 @@
 import type { ReactElement } from 'react'
+import { describeBytes } from '../../../../shared/byte-limit'
 import { ApiCallError } from '../../../../shared/contract'
-import { apiMessage } from '../../store/targets-slice'
+import { formatValue } from '../../../../shared/format'
+import { PRESET_TEXT_LIMIT_BYTES } from '../../../../shared/presets-contract'
+import { apiMessage } from '../../lib/api-message'
 
 export interface ImportProblem {
   /** Where in the document, e.g. `plan.variants[1].scenario.cache`; absent for a problem of the whole file. */
@@ -24,6 +27,15 @@ export function importProblems(message: string): { summary: string; problems: Im
       return match?.[1] && match[2] ? { field: match[1], text: match[2] } : { text: line }
     })
   return { summary, problems }
+}
+
+/**
+ * Why a file of `bytes` cannot be imported, by its size alone (checked before anything is sent),
+ * or undefined when it is small enough.
+ */
+export function presetFileSizeProblem(bytes: number): string | undefined {
+  if (bytes <= PRESET_TEXT_LIMIT_BYTES) return undefined
+  return `The file is ${formatValue(bytes, 'B')} (${bytes} bytes); a preset file is at most ${describeBytes(PRESET_TEXT_LIMIT_BYTES)}, so it was not sent. A preset is a few KiB: check that this is the right file.`
 }
 
 /** A refused import as the page keeps it: the file's name and what the API said. */

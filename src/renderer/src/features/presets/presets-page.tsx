@@ -1,17 +1,15 @@
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent, type ReactElement } from 'react'
+import { utf8ByteLength } from '../../../../shared/byte-limit'
 import type { Preset } from '../../../../shared/model/plan'
 import type { PresetSummary } from '../../../../shared/presets-contract'
 import { PageHeader } from '../../components/empty-state'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
-import { downloadText } from './download'
-import { ImportError, importRefusal, type ImportRefusal } from './import-problems'
+import { apiMessage } from '../../lib/api-message'
+import { downloadText } from '../../lib/download'
+import { ImportError, importRefusal, presetFileSizeProblem, type ImportRefusal } from './import-problems'
 import { PresetCard } from './preset-card'
 import { DeletePresetDialog, DuplicatePresetDialog } from './preset-dialogs'
 import './presets.css'
-
-/** The API takes preset files up to 1 MiB. */
-const MAX_FILE_BYTES = 1024 * 1024
 
 type OpenDialog = { kind: 'duplicate'; preset: PresetSummary } | { kind: 'delete'; preset: PresetSummary } | undefined
 
@@ -95,8 +93,9 @@ export function PresetsPage(): ReactElement {
     if (!file) return
     setImportError(undefined)
     setOutcome(undefined)
-    if (file.size > MAX_FILE_BYTES) {
-      setImportError({ fileName: file.name, message: `The file is ${Math.ceil(file.size / 1024)} KiB; a preset file is at most 1024 KiB.` })
+    const tooLarge = presetFileSizeProblem(file.size)
+    if (tooLarge) {
+      setImportError({ fileName: file.name, message: tooLarge })
       input.value = ''
       return
     }
@@ -104,6 +103,9 @@ export function PresetsPage(): ReactElement {
     try {
       const text = await file.text()
       if (text.trim() === '') throw new Error('The file is empty.')
+      // bytes that are not UTF-8 are read as U+FFFD, three bytes each: the text can outgrow the file
+      const textTooLarge = presetFileSizeProblem(utf8ByteLength(text))
+      if (textTooLarge) throw new Error(textTooLarge)
       const summary = await importPreset(text, file.name)
       setOutcome({ kind: 'imported', name: summary.name })
       setQuery('')

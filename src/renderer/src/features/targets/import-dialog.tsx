@@ -3,7 +3,8 @@ import type { ImportPreview } from '../../../../shared/targets-contract'
 import { Dialog } from '../../components/dialog'
 import { Field } from '../../components/field'
 import { useAppStore } from '../../store'
-import { apiMessage, type ImportOutcome } from '../../store/targets-slice'
+import { type ImportOutcome } from '../../store/targets-slice'
+import { apiMessage } from '../../lib/api-message'
 import { authSummary, sshAddress } from './describe'
 
 /** Reads Host entries from an OpenSSH client config, lets the person pick, and imports them. */

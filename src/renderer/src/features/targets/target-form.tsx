@@ -5,7 +5,7 @@ import type { TargetView } from '../../../../shared/targets-contract'
 import { Dialog } from '../../components/dialog'
 import { Field } from '../../components/field'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
+import { apiMessage } from '../../lib/api-message'
 import { AUTH_LABELS, SUDO_LABELS } from './describe'
 import { SecretInput } from './secret-input'
 import {

@@ -3,9 +3,11 @@ import type { TargetView } from '../../../../shared/targets-contract'
 import { EmptyState, PageHeader } from '../../components/empty-state'
 import { useAppStore } from '../../store'
 import { DeleteTargetDialog } from './delete-dialog'
+import { FixedKeyChoice } from './fixed-key-choice'
 import { ImportDialog } from './import-dialog'
 import { TargetFormDialog } from './target-form'
 import { TargetTable } from './target-table'
+import './targets.css'
 
 type OpenDialog =
   | { kind: 'add' }
@@ -52,7 +54,9 @@ export function TargetsPage(): ReactElement {
 
       {backend?.warning ? (
         <div className="banner banner-warning" role="status">
-          <strong>Secrets are not well protected here.</strong> {backend.warning}
+          <strong>{backend.savesWithFixedKey === false ? 'Secrets are kept for this session only.' : 'Secrets are not well protected here.'}</strong>{' '}
+          {backend.warning}
+          {backend.savesWithFixedKey !== undefined ? <FixedKeyChoice saving={backend.savesWithFixedKey} /> : null}
           <span className="banner-note">Secret store: {backend.name}</span>
         </div>
       ) : null}

@@ -15,6 +15,19 @@ export interface SecretStore {
   readonly backend: string
   /** Set when the secrets are less safe than the user would assume. */
   readonly warning?: string
+  /**
+   * Only where the one encryption available has a fixed key (Linux without a keyring): whether
+   * secrets are saved anyway, as the user chose, or kept for the session; and how to change that.
+   */
+  readonly fixedKey?: FixedKeyChoice
+}
+
+/** The user's choice where secrets could only be saved with a fixed key. */
+export interface FixedKeyChoice {
+  /** True: saved in secrets.json although anyone who can read the file can decrypt them. */
+  readonly saving: boolean
+  /** Saves the secrets held so far and later ones (true), or takes them off the disk for the session (false). */
+  choose(save: boolean): Promise<void>
 }
 
 export const SECRET_KINDS = ['password', 'passphrase', 'sudo'] as const
@@ -75,6 +88,11 @@ export class MemorySecretStore implements SecretStore {
   async delete(key: string): Promise<void> {
     requireKey(key)
     this.values.delete(key)
+  }
+
+  /** The keys held, e.g. to move them into another store. */
+  keys(): string[] {
+    return [...this.values.keys()]
   }
 }
 
@@ -320,7 +338,9 @@ export const SecretsDocumentData = z.object({
   values: z.record(
     z.string().refine((key) => parseSecretKey(key) !== undefined, 'not a secret key'),
     z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64')
-  )
+  ),
+  /** The user chose to save secrets here although the only encryption has a fixed key (FixedKeySecretStore). */
+  saveWithFixedKey: z.boolean().optional()
 })
 export type SecretsDocumentData = z.infer<typeof SecretsDocumentData>
 
@@ -350,7 +370,7 @@ export class FileEncryptedSecretStore implements SecretStore {
   private readonly document: SecretsDocument
   private readonly cipher: SecretCipher
   private readonly onProblem: (message: string) => void
-  private values: Record<string, string> | undefined
+  private data: SecretsDocumentData | undefined
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor(options: FileEncryptedSecretStoreOptions) {
@@ -403,6 +423,25 @@ export class FileEncryptedSecretStore implements SecretStore {
     })
   }
 
+  /** The keys of the values in secrets.json. */
+  keys(): Promise<string[]> {
+    return this.serially(async () => Object.keys(await this.loaded()))
+  }
+
+  /** The fixed-key choice kept in secrets.json (see FixedKeySecretStore); false when never made. */
+  /** The user's choice about saving with the fixed key; undefined when they were never asked. */
+  savesWithFixedKey(): Promise<boolean | undefined> {
+    return this.serially(async () => (await this.loadedData()).saveWithFixedKey)
+  }
+
+  setSavesWithFixedKey(save: boolean): Promise<void> {
+    return this.serially(async () => {
+      const { values, saveWithFixedKey } = await this.loadedData()
+      if (saveWithFixedKey === save) return
+      await this.save({ values, saveWithFixedKey: save })
+    })
+  }
+
   private async reEncrypt(key: string, plainText: string): Promise<void> {
     try {
       const encrypted = await this.cipher.encrypt(plainText)
@@ -413,16 +452,24 @@ export class FileEncryptedSecretStore implements SecretStore {
   }
 
   private async write(values: Record<string, string>): Promise<void> {
-    await this.document.save({ values })
-    this.values = values
+    await this.save({ ...(await this.loadedData()), values })
+  }
+
+  private async save(data: SecretsDocumentData): Promise<void> {
+    await this.document.save(data)
+    this.data = data
   }
 
   private async loaded(): Promise<Record<string, string>> {
-    if (this.values) return this.values
+    return (await this.loadedData()).values
+  }
+
+  private async loadedData(): Promise<SecretsDocumentData> {
+    if (this.data) return this.data
     const { data, problem } = await this.document.load()
     if (problem) this.onProblem(`${problem} Saved passwords and passphrases will have to be entered again.`)
-    this.values = data.values
-    return this.values
+    this.data = data
+    return this.data
   }
 
   private serially<T>(task: () => Promise<T>): Promise<T> {
@@ -437,8 +484,173 @@ function describeKey(key: string): string {
   return parsed ? `${SECRET_KIND_LABELS[parsed.kind]} of target ${parsed.targetId}` : 'secret'
 }
 
-/** The warning for Linux when safeStorage has no keyring and falls back to a fixed key. */
-export function storageBackendWarning(platform: string, backend: string): string | undefined {
-  if (platform !== 'linux' || backend !== 'basic_text') return undefined
-  return 'Secrets are stored with a fixed key, which anyone who can read secrets.json can undo: install or unlock a keyring (GNOME Keyring / KWallet) and restart VirtBench.'
+// ---------------------------------------------------------------------------------------------
+// Fixed key (Linux without a keyring)
+
+/** True where the operating system's encryption has a fixed key: Electron's `basic_text` on Linux, used when no keyring answers. */
+export function usesFixedKey(platform: string, backend: string): boolean {
+  return platform === 'linux' && backend === 'basic_text'
+}
+
+const INSTALL_A_KEYRING = 'install or unlock a keyring (GNOME Keyring, KWallet) and restart VirtBench'
+
+export const FIXED_KEY_SESSION_WARNING = `No keyring answered, and the only encryption left uses a fixed key that anyone who can read secrets.json could undo, so passwords and passphrases you enter are kept until VirtBench quits, not saved. To save them safely, ${INSTALL_A_KEYRING}.`
+
+export const FIXED_KEY_SAVING_WARNING = `Secrets are saved in secrets.json with a fixed key, which anyone who can read the file can undo, because you chose to save them without a keyring. To protect them, ${INSTALL_A_KEYRING}.`
+
+export const NO_ENCRYPTION_WARNING = `No keyring is available to encrypt secrets, so passwords and passphrases you enter are kept for this session only (until VirtBench quits). To save them, ${INSTALL_A_KEYRING}.`
+
+/**
+ * Secrets where the only encryption has a fixed key. They are kept in memory for this session and
+ * never written, unless the user chose to save them anyway; that choice is kept in secrets.json.
+ * Secrets an earlier VirtBench saved before it asked stay saved until the user chooses.
+ * Secrets found in the file without that choice (saved by an earlier version) are taken off the
+ * disk at start and kept for the session, and the user is told.
+ */
+export class FixedKeySecretStore implements SecretStore {
+  readonly backend: string
+  private readonly session = new MemorySecretStore()
+  private saving = false
+  /** Secrets an earlier VirtBench saved with the fixed key before it asked: kept where they are until the user chooses. */
+  private savedBeforeAsking = 0
+  private queue: Promise<unknown> = Promise.resolve()
+
+  private constructor(
+    private readonly file: FileEncryptedSecretStore,
+    private readonly onProblem: (message: string) => void
+  ) {
+    this.backend = file.backend
+  }
+
+  /** Opens the store with the choice kept in `file`, applying it to what the file holds. */
+  static async open(file: FileEncryptedSecretStore, onProblem: (message: string) => void = () => {}): Promise<FixedKeySecretStore> {
+    const store = new FixedKeySecretStore(file, onProblem)
+    const choice = await file.savesWithFixedKey()
+    if (choice === undefined) {
+      // never asked: secrets an earlier VirtBench already saved stay saved (nothing is removed
+      // behind the user's back) until they choose; a new install saves nothing
+      store.savedBeforeAsking = await store.readableOnDisk()
+      store.saving = store.savedBeforeAsking > 0
+      if (store.saving) onProblem(store.savedBeforeAskingNote())
+    } else {
+      store.saving = choice
+    }
+    return store
+  }
+
+  get warning(): string {
+    if (this.saving) return this.savedBeforeAsking > 0 ? `${FIXED_KEY_SAVING_WARNING} ${this.savedBeforeAskingNote()}` : FIXED_KEY_SAVING_WARNING
+    return FIXED_KEY_SESSION_WARNING
+  }
+
+  get fixedKey(): FixedKeyChoice {
+    return { saving: this.saving, choose: (save) => this.choose(save) }
+  }
+
+  get(key: string): Promise<string | undefined> {
+    return this.serially(async () => (await this.session.get(key)) ?? (await this.file.get(key)))
+  }
+
+  set(key: string, value: string): Promise<void> {
+    return this.serially(async () => {
+      if (this.saving) {
+        await this.file.set(key, value)
+        await this.session.delete(key)
+      } else {
+        await this.session.set(key, value)
+        // an older copy must not stay on the disk
+        await this.file.delete(key)
+      }
+    })
+  }
+
+  delete(key: string): Promise<void> {
+    return this.serially(async () => {
+      await this.session.delete(key)
+      await this.file.delete(key)
+    })
+  }
+
+  private savedBeforeAskingNote(): string {
+    const n = this.savedBeforeAsking
+    return `${n === 1 ? 'One secret' : `${n} secrets`} saved by an earlier VirtBench with the fixed key ${n === 1 ? 'is' : 'are'} still in secrets.json: nothing was removed. Untick "save anyway" to keep secrets for this session only, which takes ${n === 1 ? 'it' : 'them'} off the disk.`
+  }
+
+  private choose(save: boolean): Promise<void> {
+    return this.serially(async () => {
+      await this.file.setSavesWithFixedKey(save)
+      this.saving = save
+      this.savedBeforeAsking = 0
+      if (save) {
+        for (const key of this.session.keys()) {
+          await this.file.set(key, (await this.session.get(key))!)
+          await this.session.delete(key)
+        }
+      } else {
+        await this.moveToSession()
+      }
+    })
+  }
+
+  /** How many secrets the file holds that the fixed key can read (one it cannot, a keyring's that is away, is reported and left). */
+  private async readableOnDisk(): Promise<number> {
+    let readable = 0
+    for (const key of await this.file.keys()) {
+      try {
+        if ((await this.file.get(key)) !== undefined) readable++
+      } catch (error) {
+        this.onProblem((error as Error).message)
+      }
+    }
+    return readable
+  }
+
+  /** Moves what the file holds into the session; a value that cannot be decrypted stays (and says so when read). */
+  private async moveToSession(): Promise<void> {
+    for (const key of await this.file.keys()) {
+      let value: string | undefined
+      try {
+        value = await this.file.get(key)
+      } catch (error) {
+        this.onProblem((error as Error).message)
+        continue
+      }
+      if (value !== undefined) await this.session.set(key, value)
+      await this.file.delete(key)
+    }
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task)
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+}
+
+/** Secrets for this session only, where nothing can encrypt them (no keyring, no fallback). */
+export function sessionOnlySecretStore(backend: string): SecretStore {
+  return Object.assign(new MemorySecretStore(), { backend, warning: NO_ENCRYPTION_WARNING })
+}
+
+export interface KeyringSecretStoreOptions {
+  document: SecretsDocument
+  cipher: SecretCipher
+  /** Where the encryption comes from: safeStorage's backend on Linux ('gnome_libsecret', 'kwallet6', 'basic_text'...), 'keychain', 'dpapi'. */
+  backend: string
+  platform: string
+  /** False when the operating system can encrypt nothing at all. */
+  encryptionAvailable: boolean
+  onProblem?: (message: string) => void
+}
+
+/**
+ * The desktop app's secret store, decided from what the operating system offers: secrets.json
+ * encrypted by the keyring; kept for the session (or saved, if the user chooses) where the only
+ * encryption has a fixed key; kept for the session where there is no encryption at all.
+ */
+export async function openKeyringSecretStore(options: KeyringSecretStoreOptions): Promise<SecretStore> {
+  const { backend, onProblem = () => {} } = options
+  if (!options.encryptionAvailable) return sessionOnlySecretStore(backend)
+  const file = new FileEncryptedSecretStore({ document: options.document, cipher: options.cipher, backend, onProblem })
+  return usesFixedKey(options.platform, backend) ? FixedKeySecretStore.open(file, onProblem) : file
 }

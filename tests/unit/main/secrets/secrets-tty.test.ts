@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
  */
 
 const repo = path.resolve(__dirname, '../../../..')
-const secretsModule = path.join(repo, 'src/main/ssh/secrets.ts')
+const secretsModule = path.join(repo, 'src/main/secrets/secrets.ts')
 const TYPED = 'hunter2-on-a-tty'
 
 let dir: string

@@ -1,9 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   EnvSecretStore,
   envNameOf,
@@ -13,18 +12,15 @@ import {
   PromptSecretStore,
   SECRETS_FILE,
   SECRETS_KIND,
-  SECRETS_VERSION,
-  SecretsDocumentData,
   secretEnvVar,
   secretKey,
   secretKeysOf,
   SecretStoreChain,
-  storageBackendWarning,
   type NamedTarget,
   type PromptInput,
   type SecretCipher
-} from '../../../../src/main/ssh/secrets'
-import { JsonDocument } from '../../../../src/main/store/json-document'
+} from '../../../../src/main/secrets/secrets'
+import { useSecretsFolder } from './secrets-folder'
 
 const SECRET = 'correct horse battery staple'
 const targets: NamedTarget[] = [
@@ -268,40 +264,20 @@ function aesCipher(key: Buffer = randomBytes(32), generation = 1): SecretCipher 
 }
 
 describe('FileEncryptedSecretStore', () => {
-  let dir: string
-  let problems: string[]
-
-  beforeEach(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'virtbench-secrets-'))
-    problems = []
-  })
-
-  afterEach(async () => {
-    await fs.rm(dir, { recursive: true, force: true })
-  })
-
-  function document(): JsonDocument<SecretsDocumentData> {
-    return new JsonDocument({
-      file: path.join(dir, SECRETS_FILE),
-      kind: SECRETS_KIND,
-      version: SECRETS_VERSION,
-      schema: SecretsDocumentData,
-      defaults: () => ({ values: {} })
-    })
-  }
+  const folder = useSecretsFolder()
 
   function open(cipher: SecretCipher, warning?: string): FileEncryptedSecretStore {
     return new FileEncryptedSecretStore({
-      document: document(),
+      document: folder.document(),
       cipher,
       backend: 'test-aes',
       ...(warning !== undefined && { warning }),
-      onProblem: (message) => problems.push(message)
+      onProblem: (message) => folder.problems.push(message)
     })
   }
 
   async function fileText(): Promise<string> {
-    return fs.readFile(path.join(dir, SECRETS_FILE), 'utf8')
+    return fs.readFile(path.join(folder.dir, SECRETS_FILE), 'utf8')
   }
 
   it('keeps values encrypted in a 0600 secrets.json, readable by the next store with the same key', async () => {
@@ -316,7 +292,7 @@ describe('FileEncryptedSecretStore', () => {
     const doc = JSON.parse(text) as { kind: string; version: number; data: { values: Record<string, string> } }
     expect([doc.kind, doc.version, Object.keys(doc.data.values)]).toEqual(['virtbench.secrets', 1, ['target/t1/password', 'target/t1/sudo']])
     expect(Buffer.from(doc.data.values['target/t1/password'] ?? '', 'base64').length).toBe(1 + 12 + 16 + Buffer.byteLength(SECRET))
-    expect((await fs.stat(path.join(dir, SECRETS_FILE))).mode & 0o777).toBe(0o600)
+    expect((await fs.stat(path.join(folder.dir, SECRETS_FILE))).mode & 0o777).toBe(0o600)
     const reopened = open(aesCipher(cipher.key))
     expect(await reopened.get(secretKey('t1', 'sudo'))).toBe('sudo pw')
     expect(await reopened.get(secretKey('t2', 'sudo'))).toBeUndefined()
@@ -325,7 +301,7 @@ describe('FileEncryptedSecretStore', () => {
   it('forgets a value on delete, and deleting what is not there writes nothing', async () => {
     const store = open(aesCipher())
     await store.delete(secretKey('t1', 'password'))
-    expect(await fs.readdir(dir)).toEqual([])
+    expect(await fs.readdir(folder.dir)).toEqual([])
     await store.set(secretKey('t1', 'password'), SECRET)
     await store.delete(secretKey('t1', 'password'))
     expect(await store.get(secretKey('t1', 'password'))).toBeUndefined()
@@ -353,7 +329,7 @@ describe('FileEncryptedSecretStore', () => {
       'The SSH password of target t1 could not be encrypted with test-aes, so it was not saved; check that the keyring is available and unlocked.'
     )
     expect(error.message).not.toContain(SECRET)
-    expect(await fs.readdir(dir)).toEqual([])
+    expect(await fs.readdir(folder.dir)).toEqual([])
   })
 
   it('encrypts a value again when the keyring asks for it', async () => {
@@ -373,13 +349,13 @@ describe('FileEncryptedSecretStore', () => {
   })
 
   it('moves an unreadable secrets.json aside and says the secrets must be entered again', async () => {
-    await fs.writeFile(path.join(dir, SECRETS_FILE), JSON.stringify({ kind: SECRETS_KIND, version: 1, data: { values: { 'not a key': 'AAAA' } } }))
+    await fs.writeFile(path.join(folder.dir, SECRETS_FILE), JSON.stringify({ kind: SECRETS_KIND, version: 1, data: { values: { 'not a key': 'AAAA' } } }))
     const store = open(aesCipher())
     expect(await store.get(secretKey('t1', 'password'))).toBeUndefined()
-    expect(problems).toHaveLength(1)
-    expect(problems[0]).toContain('invalid data at values.not a key')
-    expect(problems[0]).toMatch(/Saved passwords and passphrases will have to be entered again\.$/)
-    expect((await fs.readdir(dir)).some((name) => name.startsWith(`${SECRETS_FILE}.unreadable-`))).toBe(true)
+    expect(folder.problems).toHaveLength(1)
+    expect(folder.problems[0]).toContain('invalid data at values.not a key')
+    expect(folder.problems[0]).toMatch(/Saved passwords and passphrases will have to be entered again\.$/)
+    expect((await fs.readdir(folder.dir)).some((name) => name.startsWith(`${SECRETS_FILE}.unreadable-`))).toBe(true)
   })
 
   it('applies concurrent changes in order, losing none', async () => {
@@ -395,21 +371,5 @@ describe('FileEncryptedSecretStore', () => {
     const store = open(aesCipher(), 'careful')
     expect([store.backend, store.warning]).toEqual(['test-aes', 'careful'])
     expect(open(aesCipher()).warning).toBeUndefined()
-  })
-})
-
-describe('storageBackendWarning', () => {
-  it('warns only on Linux without a keyring', () => {
-    expect(storageBackendWarning('linux', 'basic_text')).toBe(
-      'Secrets are stored with a fixed key, which anyone who can read secrets.json can undo: install or unlock a keyring (GNOME Keyring / KWallet) and restart VirtBench.'
-    )
-    for (const [platform, backend] of [
-      ['linux', 'gnome_libsecret'],
-      ['linux', 'kwallet6'],
-      ['darwin', 'keychain'],
-      ['win32', 'dpapi']
-    ] as const) {
-      expect(storageBackendWarning(platform, backend)).toBeUndefined()
-    }
   })
 })
