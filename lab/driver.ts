@@ -39,7 +39,7 @@ export { LabUsageError } from './guest-spec'
 
 /** What the guest image holds besides Debian's minimal base. */
 export const LAB_PACKAGES = [
-  'openssh-server', 'fio', 'iperf3', 'iputils-ping', 'sysbench', 'mbw', 'coreutils', 'procps', 'iproute2',
+  'openssh-server', 'fio', 'iperf3', 'iputils-ping', 'sysbench', 'mbw', 'stress-ng', 'coreutils', 'procps', 'iproute2',
   'util-linux', 'e2fsprogs', 'systemd-sysv', 'udev', 'kmod', 'dbus', 'linux-image-amd64'
 ] as const
 

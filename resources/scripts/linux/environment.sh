@@ -1,7 +1,9 @@
 #!/bin/sh
 # VirtBench environment capture: what a target is, for the run's record and report.
 #
-#   sh environment.sh [WORKDIR] [DOMAIN...]
+#   sh environment.sh [--tool ID KIND COMMAND ARGS PICK]... [WORKDIR] [DOMAIN...]
+#
+# Each --tool is how one tool is found and its version read (tool-version.sh says how).
 #
 # Read-only, needs no root, and never fails as a whole (exit 0): each fact that cannot be read is
 # left out, never guessed. POSIX sh only (Debian's dash, BusyBox ash).
@@ -22,6 +24,15 @@ export LC_ALL
 PATH="$PATH:/usr/sbin:/sbin:/usr/local/sbin"
 export PATH
 TAB=$(printf '\t')
+US=$(printf '\037')
+. "$(dirname "$0")/tool-version.sh"
+
+tools=
+while [ "${1:-}" = --tool ] && [ $# -ge 6 ]; do
+  tools="$tools$2$US$3$US$4$US$5$US$6
+"
+  shift 6
+done
 
 one_line() {
   printf '%s' "$1" | tr '\t\r\n' '   ' | sed 's/^ *//; s/ *$//'
@@ -58,16 +69,6 @@ count_entries() {
   [ -e "$1" ] && echo $#
 }
 
-# limited SECONDS CMD...: runs CMD with stdin from /dev/null, ended after SECONDS when a
-# `timeout` exists (GNU and new BusyBox take `timeout N`, old BusyBox `timeout -t N`)
-if has timeout && timeout 5 true >/dev/null 2>&1; then
-  limited() { secs=$1; shift; timeout "$secs" "$@" </dev/null; }
-elif has timeout && timeout -t 5 true >/dev/null 2>&1; then
-  limited() { secs=$1; shift; timeout -t "$secs" "$@" </dev/null; }
-else
-  limited() { shift; "$@" </dev/null; }
-fi
-
 printf 'virtbench-environment\t1\n'
 
 # --- system ---------------------------------------------------------------------------------
@@ -85,6 +86,10 @@ fi
 fact kernel "$(uname -r 2>/dev/null)"
 fact arch "$(uname -m 2>/dev/null)"
 fact hostname "$(uname -n 2>/dev/null)"
+# which machine and which boot this is: two targets with both the same are one running system
+# (two logins, a container, a loopback test), whatever their names and host keys
+fact machine_id "$(read_first_line /etc/machine-id)"
+fact boot_id "$(read_first_line /proc/sys/kernel/random/boot_id)"
 
 model=''
 if [ -r /proc/cpuinfo ]; then
@@ -220,46 +225,10 @@ for path in /sys/class/net/*; do
 done
 
 # --- tool versions: one short line each, only for the tools found ----------------------------
-# version_line: the first output line that carries a version number
-version_line() {
-  awk '/[0-9]+\.[0-9]+|[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]/ { print; exit }' | cut -c 1-120
-}
-tool_version() {
-  id=$1
-  shift
-  has "$1" || return 0
-  fact tool "$id" "$(limited 5 "$@" 2>&1 | version_line)"
-}
-tool_version fio fio --version
-tool_version iperf3 iperf3 --version
-# iperf 2 prints its version on stderr (2.0.x) or stdout (2.1.x)
-tool_version iperf iperf -v
-tool_version ping ping -V
-tool_version sysbench sysbench --version
-tool_version dd dd --version
-# bonnie++ has no version flag: an unknown option (-h) ends it at once, before any test, with
-# its usage and "Version: N"
-if has bonnie++; then
-  fact tool bonnie "$(limited 5 bonnie++ -h 2>&1 | sed -n 's/^Version: *\([^ ]*\).*/bonnie++ \1/p' | head -n 1)"
-fi
-if has iozone; then
-  fact tool iozone "$(limited 5 iozone -v 2>&1 | sed -n 's/.*Revision: *\([0-9.]*\).*/iozone \1/p' | head -n 1)"
-fi
-# mbw prints no version at all: the package's, when a package manager knows it
-if has mbw; then
-  mbw_version=''
-  if has dpkg-query; then
-    mbw_version=$(dpkg-query -W -f '${Version}' mbw 2>/dev/null)
-  fi
-  if [ -z "$mbw_version" ] && has rpm; then
-    mbw_version=$(rpm -q --qf '%{VERSION}-%{RELEASE}' mbw 2>/dev/null | grep -v 'not installed')
-  fi
-  if [ -n "$mbw_version" ]; then
-    fact tool mbw "mbw $mbw_version (package)"
-  else
-    fact tool mbw 'mbw (version unknown)'
-  fi
-fi
+printf '%s' "$tools" | while IFS=$US read -r id kind cmd args pick; do
+  [ -n "$id" ] || continue
+  if tool_probe "$kind" "$cmd" "$args" "$pick"; then fact tool "$id" "$tool_version"; fi
+done
 
 # --- time and load --------------------------------------------------------------------------
 fact clocksource "$(read_first_line /sys/devices/system/clocksource/clocksource0/current_clocksource)"

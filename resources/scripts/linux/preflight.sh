@@ -6,13 +6,17 @@
 # reported as such, never guessed. The only things it writes: the test directory (mkdir -p) and a
 # 4 KiB probe file inside it, removed at once.
 #
-#   sh preflight.sh [--tools "fio dd ..."] [--unixbench-dir PATH] [--dir PATH] [--device PATH]
+#   sh preflight.sh [--tool ID KIND COMMAND ARGS PICK]... [--dir PATH] [--device PATH]
 #                   [--idle-seconds N]
+# Each --tool is how one tool is found and its version read (tool-version.sh says how).
 LC_ALL=C
 export LC_ALL
 PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 export PATH
 TAB=$(printf '\t')
+# separates the fields of a --tool inside one line (not whitespace: empty fields survive `read`)
+US=$(printf '\037')
+. "$(dirname "$0")/tool-version.sh"
 
 # out KEY VALUE...: one line; tabs, carriage returns and newlines inside a value become spaces
 out() {
@@ -39,20 +43,26 @@ first_line() {
 }
 
 tools=
-ubdir=
 dir=
 device=
 idle=0
 while [ $# -gt 0 ]; do
   case $1 in
-    --tools | --unixbench-dir | --dir | --device | --idle-seconds)
+    --tool)
+      if [ $# -lt 6 ]; then
+        out error "--tool needs ID KIND COMMAND ARGS PICK"
+        exit 2
+      fi
+      tools="$tools$2$US$3$US$4$US$5$US$6
+"
+      shift 6
+      ;;
+    --dir | --device | --idle-seconds)
       if [ $# -lt 2 ]; then
         out error "$1 needs a value"
         exit 2
       fi
       case $1 in
-        --tools) tools=$2 ;;
-        --unixbench-dir) ubdir=$2 ;;
         --dir) dir=$2 ;;
         --device) device=$2 ;;
         --idle-seconds) idle=$2 ;;
@@ -100,15 +110,6 @@ else
   out sudo absent
 fi
 
-# `timeout` bounds every version query (GNU and recent BusyBox: timeout SECS; older BusyBox: -t SECS)
-if command -v timeout >/dev/null 2>&1 && timeout 5 true >/dev/null 2>&1; then
-  T='timeout 5'
-elif command -v timeout >/dev/null 2>&1 && timeout -t 5 true >/dev/null 2>&1; then
-  T='timeout -t 5'
-else
-  T=
-fi
-
 # is_busybox PATH: the command is a BusyBox applet (whose options differ from util-linux')
 is_busybox() {
   case $(readlink -f "$1" 2>/dev/null) in */busybox*) return 0 ;; esac
@@ -117,65 +118,19 @@ is_busybox() {
 
 # ---- tools -------------------------------------------------------------------------------------
 
-# version PATH ARG...: the first line with a digit of what `PATH ARG...` prints (both streams)
-version() {
-  p=$1
-  shift
-  $T "$p" "$@" </dev/null 2>&1 | sed -n '/[0-9]/{p;q;}' | cut -c1-160
-}
-
-unixbench_tool() {
-  for d in "$ubdir" "$HOME/byte-unixbench/UnixBench" "$HOME/UnixBench" /opt/byte-unixbench/UnixBench \
-    /opt/UnixBench /usr/local/byte-unixbench/UnixBench /usr/local/UnixBench; do
-    [ -n "$d" ] || continue
-    case $d in "~") d=$HOME ;; "~/"*) d="$HOME/${d#\~/}" ;; esac
-    if [ -f "$d/Run" ]; then
-      v=$(sed -n 's/^my \$version = "\([^"]*\)".*/\1/p' "$d/Run" 2>/dev/null | first_line)
-      out tool.found unixbench "$d" "${v:+UnixBench $v}"
-      return
-    fi
-  done
-  out tool.missing unixbench
-}
-
-set -f
-for name in $tools; do
-  set +f
+printf '%s' "$tools" | while IFS=$US read -r name kind cmd args pick; do
   case $name in
-    *[!A-Za-z0-9_.+-]*)
+    '' | *[!A-Za-z0-9_.+-]*)
       out error "not a tool name: $name"
       continue
       ;;
-    unixbench)
-      unixbench_tool
-      continue
-      ;;
   esac
-  # the command each tool id runs, and the arguments that make it print its version and stop
-  case $name in
-    bonnie | bonnie++) cmd=bonnie++ ;;
-    *) cmd=$name ;;
-  esac
-  path=$(command -v "$cmd" 2>/dev/null)
-  case $path in
-    /*) ;;
-    *)
-      out tool.missing "$name"
-      continue
-      ;;
-  esac
-  case $cmd in
-    fio | dd | iperf3 | sysbench) v=$(version "$path" --version) ;;
-    iperf | iozone) v=$(version "$path" -v) ;;
-    ping) v=$(version "$path" -V) ;;
-    # bonnie++ has no version option; -h is refused with a usage text that ends with "Version: ..."
-    bonnie++) v=$(version "$path" -h | sed -n 's/.*Version: *//p') ;;
-    # mbw prints no version anywhere; other commands are only looked for, never run
-    *) v= ;;
-  esac
-  out tool.found "$name" "$path" "$v"
+  if tool_probe "$kind" "$cmd" "$args" "$pick"; then
+    out tool.found "$name" "$tool_path" "$tool_version"
+  else
+    out tool.missing "$name"
+  fi
 done
-set +f
 
 # ---- the test directory ------------------------------------------------------------------------
 

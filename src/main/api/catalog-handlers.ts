@@ -5,7 +5,7 @@ import { ComparisonPlanSchema } from '../../shared/model/plan'
 import { PACK_IDS } from '../../shared/model/tool-ids'
 import type { Target } from '../../shared/model/target'
 import { knownHostsFiles } from '../ssh/host-key'
-import { secretKey, type SecretStore } from '../ssh/secrets'
+import { secretKey, type SecretStore } from '../secrets/secrets'
 import type { Session } from '../ssh/types'
 import { TargetsStore } from '../store/targets-store'
 import { estimatePack } from '../tools/pack-estimate'
@@ -111,7 +111,7 @@ function catalogTool(tool: AnyBenchmarkTool): CatalogTool {
     name: tool.name,
     description: tool.description,
     category: tool.categories[0] ?? 'other',
-    network: tool.needsPeer,
+    network: tool.network !== false,
     paramsSchema: withoutProperties(schema, STORAGE_ONLY_PARAMS),
     defaults
   }

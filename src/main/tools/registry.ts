@@ -6,7 +6,10 @@ import { iperfTool } from './iperf'
 import { iperf3Tool } from './iperf3'
 import { mbwTool } from './mbw'
 import { pingTool } from './ping'
+import { stressNgTool } from './stress-ng'
 import { sysbenchTool } from './sysbench'
+import { metricDefFinder } from '../../shared/model/metric-def'
+import type { MetricCategory } from '../../shared/model/sample'
 import type { AnyBenchmarkTool, ToolId } from './types'
 import { TOOL_IDS } from './types'
 import { unixbenchTool } from './unixbench'
@@ -22,6 +25,7 @@ export const TOOLS: Readonly<Record<ToolId, AnyBenchmarkTool>> = {
   ping: pingTool,
   unixbench: unixbenchTool,
   sysbench: sysbenchTool,
+  'stress-ng': stressNgTool,
   mbw: mbwTool
 }
 
@@ -38,6 +42,14 @@ export function findTool(idOrAlias: string): AnyBenchmarkTool | undefined {
   return id ? TOOLS[id] : undefined
 }
 
-export function toolIdsAndAliases(): string[] {
-  return [...Object.keys(TOOLS), ...Object.keys(ALIASES)]
+/**
+ * What a test with these parameters measures: the categories of its primary metrics, or of all
+ * the tool's metrics when it has none (iozone's surface). sysbench's cpu test is cpu, its fileio
+ * test storage.
+ */
+export function testCategories(tool: AnyBenchmarkTool, params: unknown): MetricCategory[] {
+  const find = metricDefFinder(tool.metrics)
+  const primaries = tool.primaryMetrics(params).map((name) => find(name))
+  const defs = primaries.length > 0 ? primaries : tool.metrics
+  return [...new Set(defs.flatMap((d) => (d ? [d.category] : [])))]
 }

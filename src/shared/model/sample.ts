@@ -34,13 +34,14 @@ export const METRIC_CATEGORIES = ['storage', 'network', 'cpu', 'memory'] as cons
 export type MetricCategory = (typeof METRIC_CATEGORIES)[number]
 
 /**
- * A metric definition. `name` may hold placeholders in angle brackets
- * (`fio.<dir>.iops`); `labels` lists the label keys its samples may carry.
+ * Labels that mark a sample as one part of a total the tool also reports: one job of several
+ * (fio), one parallel stream (iperf, iperf3), one iteration of an averaged run (mbw), one end of
+ * a test (iperf3's CPU on the target or the peer). Such a sample is never a test's primary figure
+ * nor a cell of the network tables: its total is.
  */
-export interface MetricDef {
-  name: string
-  unit: Unit
-  better: Better
-  description: string
-  labels?: readonly string[]
+export const PART_LABELS = ['job', 'stream', 'iteration', 'machine'] as const
+
+/** Whether the labels mark a part of a total (PART_LABELS). */
+export function isPartOfTotal(labels: Readonly<Record<string, string>>): boolean {
+  return PART_LABELS.some((key) => labels[key] !== undefined)
 }

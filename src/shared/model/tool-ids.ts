@@ -1,5 +1,5 @@
 /** Ids of the benchmark tools, as presets, packs and `virtbench parse --tool <id>` name them. */
-export const TOOL_IDS = ['fio', 'dd', 'iperf3', 'iperf', 'ping', 'bonnie', 'iozone', 'unixbench', 'mbw', 'sysbench'] as const
+export const TOOL_IDS = ['fio', 'dd', 'iperf3', 'iperf', 'ping', 'bonnie', 'iozone', 'unixbench', 'mbw', 'sysbench', 'stress-ng'] as const
 export type ToolId = (typeof TOOL_IDS)[number]
 
 /** Ids of the study packs (src/main/tools/packs.ts holds their tests). */

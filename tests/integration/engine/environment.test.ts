@@ -10,18 +10,22 @@
  * exercise the script's domain markers, its fallback to the read-only system connection, its
  * quoting of domain names and its reading of channels.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { captureEnvironment } from '../../../src/main/engine/environment/capture'
 import { parseEnvironment } from '../../../src/main/engine/environment/parse'
+import { toolProbeArgs } from '../../../src/main/engine/tool-probes'
+import { TOOL_IDS } from '../../../src/shared/model/tool-ids'
 import { LocalSession } from '../../../src/main/ssh/local-session'
 import type { TargetEnvironment } from '../../../src/shared/model/environment'
 
 const SCRIPTS = path.resolve(__dirname, '../../../resources/scripts')
 const SCRIPT = path.join(SCRIPTS, 'linux', 'environment.sh')
+/** How the engine tells the script to find each tool and read its version. */
+const TOOL_ARGS = toolProbeArgs(TOOL_IDS).args
 const LIBVIRT = path.resolve(__dirname, '../../fixtures/environment/libvirt')
 
 function read(file: string): string {
@@ -54,6 +58,28 @@ function pathWithout(command: string, scratch: string): string {
       return shadow
     })
     .join(':')
+}
+
+/**
+ * `sh script args` as the user nobody. The script's folder (it sources its neighbours) is copied to
+ * one of its own that the user nobody can read, as on a target: the checkout may not be (a
+ * private home, a 0700 CI workspace).
+ */
+function runAsNobody(script: string, args: string[]): SpawnSyncReturns<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'virtbench-as-nobody-'))
+  try {
+    chmodSync(dir, 0o755)
+    for (const name of readdirSync(path.dirname(script))) {
+      copyFileSync(path.join(path.dirname(script), name), path.join(dir, name))
+      chmodSync(path.join(dir, name), 0o644)
+    }
+    return spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', path.join(dir, path.basename(script)), ...args], {
+      encoding: 'utf8',
+      cwd: '/'
+    })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** `df -Pk` of a directory: device and available bytes. */
@@ -162,7 +188,7 @@ describe('environment.sh on this machine', () => {
     for (const applet of run('busybox', ['--list']).split('\n')) {
       symlinkSync('/usr/bin/busybox', path.join(bin, applet))
     }
-    const r = spawnSync(path.join(bin, 'sh'), [SCRIPT, workDir, 'guest-a'], { env: { PATH: bin }, encoding: 'utf8' })
+    const r = spawnSync(path.join(bin, 'sh'), [SCRIPT, ...TOOL_ARGS, workDir, 'guest-a'], { env: { PATH: bin }, encoding: 'utf8' })
     expect(r.status).toBe(0)
     expect(r.stderr).toBe('')
     const bb = parseEnvironment(r.stdout, new Date().toISOString())
@@ -177,8 +203,8 @@ describe('environment.sh on this machine', () => {
   })
 
   it('needs no root: as nobody it reads the same facts', () => {
-    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', SCRIPT, os.tmpdir()], { encoding: 'utf8', cwd: '/' })
-    expect(r.status).toBe(0)
+    const r = runAsNobody(SCRIPT, [...TOOL_ARGS, os.tmpdir()])
+    expect(r.status, r.stderr).toBe(0)
     expect(r.stderr).toBe('')
     const asNobody = parseEnvironment(r.stdout, new Date().toISOString())
     expect(asNobody.memoryBytes).toBe(env.memoryBytes)
@@ -191,7 +217,7 @@ describe('environment.sh on this machine', () => {
   })
 
   it('runs under dash with nothing on stderr', () => {
-    const r = spawnSync('dash', [SCRIPT, workDir], { encoding: 'utf8' })
+    const r = spawnSync('dash', [SCRIPT, ...TOOL_ARGS, workDir], { encoding: 'utf8' })
     expect(r.status).toBe(0)
     expect(r.stderr).toBe('')
     expect(r.stdout.endsWith('end\tok\n')).toBe(true)

@@ -7,6 +7,8 @@
  */
 import type { TargetEnvironment } from '../../../shared/model/environment'
 import { SessionError, type Session } from '../../ssh/types'
+import { TOOL_IDS } from '../../../shared/model/tool-ids'
+import { toolProbeArgs } from '../tool-probes'
 import { parseEnvironment } from './parse'
 
 export interface CaptureEnvironmentOptions {
@@ -49,7 +51,7 @@ export async function captureEnvironment(session: Session, opts: CaptureEnvironm
     const { remoteDir } = await session.ensureScripts(opts.scriptsDir)
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const result = await session.exec(
-      { argv: ['sh', `${remoteDir}/linux/environment.sh`, opts.workDir, ...(opts.domains ?? [])] },
+      { argv: ['sh', `${remoteDir}/linux/environment.sh`, ...toolProbeArgs(TOOL_IDS).args, opts.workDir, ...(opts.domains ?? [])] },
       { capture: { maxBytes: MAX_OUTPUT_BYTES }, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) }
     )
     let env = parseEnvironment(result.stdout?.toString('utf8') ?? '', capturedAt)

@@ -147,6 +147,12 @@ export function parseEnvironment(stdout: string, capturedAt: string): TargetEnvi
       case 'hostname':
         env.hostname = value
         break
+      case 'machine_id':
+        env.machineId = value
+        break
+      case 'boot_id':
+        env.bootId = value
+        break
       case 'cpu_model':
         env.cpuModel = value
         break

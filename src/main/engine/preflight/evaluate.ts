@@ -1,7 +1,7 @@
 import type { Finding } from '../../../shared/model/run'
 import { quoteSh } from '../../../shared/shell-quote'
 import { TOOLS } from '../../tools/registry'
-import type { ToolId } from '../../tools/types'
+import type { StorageNeed, ToolId } from '../../tools/types'
 import { isUnreachable, type DeviceFacts, type DeviceSignature, type DirectoryFacts, type PreflightFacts, type Unreachable } from './facts'
 import { displayInstall, installPlan, type InstallPlan } from './install'
 
@@ -11,15 +11,8 @@ import { displayInstall, installPlan, type InstallPlan } from './install'
  * shown and the run may go on; info records what was found.
  */
 
-/** What the storage tests of the plan need on one target. */
-export interface StorageNeeds {
-  /** The largest working set of the storage tests that run there, in bytes. */
-  workingSetBytes: number
-  /** Some test bypasses the page cache (fio direct=1, dd oflag=direct). */
-  directIo: boolean
-  /** Some test promises numbers of the disk, not of the page cache. */
-  uncached: boolean
-}
+/** What the storage tests of the plan need on one target: the largest working set, direct I/O or uncached when any test is. */
+export type StorageNeeds = StorageNeed
 
 export interface PreflightTarget {
   name: string

@@ -18,16 +18,6 @@ const INSTALL_ARGV: Record<PackageManager, readonly string[]> = {
   apk: ['apk', 'add']
 }
 
-/**
- * Where a tool's package recipe installs only what building it needs (its note says so), and the
- * tool itself comes from its source recipe afterwards.
- */
-export const BUILT_FROM_SOURCE: Readonly<Partial<Record<ToolId, readonly PackageManager[]>>> = {
-  unixbench: ['apt', 'dnf', 'yum', 'zypper', 'apk'],
-  mbw: ['dnf', 'yum', 'zypper', 'apk'],
-  iperf: ['zypper']
-}
-
 export interface InstallPlan {
   tool: ToolId
   packageManager: PackageManager
@@ -44,7 +34,7 @@ export function installPlan(tool: ToolId, packageManager: PackageManager): Insta
   const recipes: readonly InstallRecipe[] = TOOLS[tool].install
   const pkg = recipes.find((r): r is Extract<InstallRecipe, { kind: 'package' }> => r.kind === 'package' && r.manager === packageManager)
   const source = recipes.find((r): r is Extract<InstallRecipe, { kind: 'source' }> => r.kind === 'source')
-  const needsBuild = !pkg || (BUILT_FROM_SOURCE[tool] ?? []).includes(packageManager)
+  const needsBuild = !pkg || pkg.buildsFromSource === true
   const build = needsBuild && source ? source.commands : []
   if (!pkg && build.length === 0) return undefined
   const notes = [pkg?.note, needsBuild ? source?.note : undefined].filter((n): n is string => Boolean(n))

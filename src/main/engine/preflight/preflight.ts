@@ -1,5 +1,6 @@
 import { SessionError, type ExecResult, type Session, type SudoMode } from '../../ssh/types'
 import { emptyFacts, type DeviceFacts, type PreflightFacts, type Unreachable } from './facts'
+import { toolProbeArgs } from '../tool-probes'
 import { parsePreflightOutput } from './parse'
 
 export interface PreflightRequest {
@@ -27,7 +28,6 @@ export interface PreflightRequest {
 
 const DEFAULT_TIMEOUT_MS = 120_000
 const MAX_OUTPUT_BYTES = 1 << 20
-const TOOL_NAME = /^[A-Za-z0-9_.+-]+$/
 /** The session errors that mean the target is out of reach, not that one check failed. */
 const UNREACHABLE: ReadonlySet<string> = new Set(['connect-failed', 'connection-lost', 'closed'])
 
@@ -54,15 +54,13 @@ export async function collectPreflightFacts(session: Session, req: PreflightRequ
     return emptyFacts([`the check script could not be put on ${session.label}: ${messageOf(err)}`])
   }
 
-  const badTools = req.tools.filter((t) => !TOOL_NAME.test(t))
-  const tools = req.tools.filter((t) => TOOL_NAME.test(t))
+  const probes = toolProbeArgs(req.tools, req.unixbenchDir ? { unixbench: expandHome(req.unixbenchDir, about.homeDir) } : {})
   const idleSeconds = Math.max(0, Math.round(req.idleSeconds ?? 0))
   const timeoutMs = (req.timeoutMs ?? DEFAULT_TIMEOUT_MS) + idleSeconds * 1000
   const deviceApart = req.device !== undefined && Boolean(req.sudo)
 
   const args: string[] = []
-  if (tools.length) args.push('--tools', tools.join(' '))
-  if (req.unixbenchDir) args.push('--unixbench-dir', expandHome(req.unixbenchDir, about.homeDir))
+  args.push(...probes.args)
   if (req.dir) args.push('--dir', expandHome(req.dir, about.homeDir))
   if (req.device !== undefined && !deviceApart) args.push('--device', req.device)
   if (idleSeconds > 0) args.push('--idle-seconds', String(idleSeconds))
@@ -75,7 +73,7 @@ export async function collectPreflightFacts(session: Session, req: PreflightRequ
     main.device = device.device
     main.problems.push(...device.problems)
   }
-  main.problems.unshift(...badTools.map((t) => `${JSON.stringify(t)} is not a tool name`))
+  main.problems.unshift(...probes.unknown.map((t) => `${JSON.stringify(t)} is not a tool name`))
   return main
 }
 

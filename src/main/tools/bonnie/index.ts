@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { bonniePrimaryMetrics, bonnieStorageNeed, bonnieVersion } from './describe'
 import { bonnieInstall } from './install'
 import { bonnieMetrics } from './metrics'
 import { bonnieParamsSchema, type BonnieParams } from './params'
@@ -14,10 +15,14 @@ export const bonnieTool: BenchmarkTool<BonnieParams> = {
   params: bonnieParamsSchema,
   defaults: bonnieParamsSchema.parse({}),
   windows: false,
-  needsPeer: false,
+  network: false,
+  rawDevice: false,
   plan,
   parse,
   estimateSeconds,
   metrics: bonnieMetrics,
+  primaryMetrics: bonniePrimaryMetrics,
+  storageNeed: bonnieStorageNeed,
+  version: bonnieVersion,
   install: bonnieInstall
 }

@@ -1,4 +1,4 @@
-import type { MetricDef } from '../../../shared/model/sample'
+import type { MetricDef } from '../../../shared/model/metric-def'
 import { BONNIE_TESTS, type BonnieTest } from './csv-layout'
 
 const REPETITION = ['repetition']
@@ -14,6 +14,9 @@ function rateMetric(test: BonnieTest): MetricDef {
     name: `bonnie.${test.id}`,
     unit: test.rate === 'KiB/s' ? 'B/s' : 'op/s',
     better: 'higher',
+    category: 'storage',
+    source: 'tool',
+    comparison: 'ratio',
     description:
       `bonnie++ ${test.id} test: ${test.does}. ${what} Absent when bonnie++ printed \`+++++\` ` +
       '(the test took under 0.5 s, too fast to time) or skipped the test. `labels.repetition` is the run number with `-x`.',
@@ -26,6 +29,10 @@ function cpuMetric(test: BonnieTest): MetricDef {
     name: `bonnie.${test.id}.cpu`,
     unit: '%',
     better: 'lower',
+    category: 'storage',
+    source: 'tool',
+    // a share of time that is often 0 or 1 %: compared in percentage points
+    comparison: 'difference',
     description: `CPU bonnie++ used during the ${test.id} test: user + system CPU time as a percentage of the test's elapsed time.`,
     labels: REPETITION
   }
@@ -36,6 +43,9 @@ function latencyMetric(test: BonnieTest): MetricDef {
     name: `bonnie.${test.id}.latency`,
     unit: 's',
     better: 'lower',
+    category: 'storage',
+    source: 'tool',
+    comparison: 'ratio',
     description:
       `Longest time a single operation of the ${test.id} test took, in seconds (bonnie++ prints it in us, ms or s, ` +
       'rounded down to a whole number of that unit). Measured even when the rate was too fast to time.',

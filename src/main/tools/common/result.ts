@@ -1,4 +1,5 @@
-import type { Better, Labels, MetricDef, Sample, Unit } from '../../../shared/model/sample'
+import { metricDefFinder, type MetricDef } from '../../../shared/model/metric-def'
+import type { Better, Labels, Sample, Unit } from '../../../shared/model/sample'
 import type { ParseResult } from '../types'
 
 const EXCERPT_MAX = 160
@@ -27,12 +28,17 @@ export function sample(metric: string, value: number, unit: Unit, better: Better
   return { metric, value, unit, better, labels }
 }
 
-/** Builds samples from a tool's metric table, so unit and direction come from one place. */
+/**
+ * Builds samples from a tool's metric table, so unit and direction come from one place. The
+ * definition is the one the concrete name is an instance of (`fio.read.iops` of
+ * `fio.<dir>.iops`), else the one named by `pattern`.
+ */
 export function sampler(defs: readonly MetricDef[]) {
   const byName = new Map(defs.map((d) => [d.name, d]))
+  const find = metricDefFinder(defs)
   return (name: string, value: number, labels: Labels = {}, pattern = name): Sample => {
-    const def = byName.get(pattern) ?? byName.get(name)
-    if (!def) throw new Error(`no metric definition for ${pattern}`)
+    const def = find(name) ?? byName.get(pattern)
+    if (!def) throw new Error(`no metric definition for ${name}`)
     return sample(name, value, def.unit, def.better, labels)
   }
 }

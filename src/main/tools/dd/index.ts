@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { ddPrimaryMetrics, ddRawDevice, ddStorageNeed, ddVersion } from './describe'
 import { ddInstall } from './install'
 import { ddMetrics } from './metrics'
 import { ddDefaults, ddParamsSchema, type DdParams } from './params'
@@ -14,10 +15,14 @@ export const ddTool: BenchmarkTool<DdParams> = {
   params: ddParamsSchema,
   defaults: ddDefaults,
   windows: false,
-  needsPeer: false,
+  network: false,
+  rawDevice: ddRawDevice,
   plan,
   parse,
   estimateSeconds,
   metrics: ddMetrics,
+  primaryMetrics: ddPrimaryMetrics,
+  storageNeed: ddStorageNeed,
+  version: ddVersion,
   install: ddInstall
 }

@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { fioPrimaryMetrics, fioRawDevice, fioStorageNeed, fioVersion } from './describe'
 import { FIO_INSTALL } from './install'
 import { FIO_METRICS } from './metrics'
 import { fioDefaults, fioParamsSchema, type FioParams } from './params'
@@ -17,10 +18,14 @@ export const fioTool: BenchmarkTool<FioParams> = {
   params: fioParamsSchema,
   defaults: fioDefaults,
   windows: true,
-  needsPeer: false,
+  network: false,
+  rawDevice: fioRawDevice,
   plan,
   parse,
   estimateSeconds,
   metrics: FIO_METRICS,
+  primaryMetrics: fioPrimaryMetrics,
+  storageNeed: fioStorageNeed,
+  version: fioVersion,
   install: FIO_INSTALL
 }

@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { iozonePrimaryMetrics, iozoneStorageNeed, iozoneVersion } from './describe'
 import { iozoneInstall } from './install'
 import { iozoneMetrics } from './metrics'
 import { iozoneParamsSchema, type IozoneParams } from './params'
@@ -14,10 +15,14 @@ export const iozoneTool: BenchmarkTool<IozoneParams> = {
   params: iozoneParamsSchema,
   defaults: iozoneParamsSchema.parse({}),
   windows: false,
-  needsPeer: false,
+  network: false,
+  rawDevice: false,
   plan,
   parse,
   estimateSeconds,
   metrics: iozoneMetrics,
+  primaryMetrics: iozonePrimaryMetrics,
+  storageNeed: iozoneStorageNeed,
+  version: iozoneVersion,
   install: iozoneInstall
 }

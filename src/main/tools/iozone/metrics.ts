@@ -1,4 +1,4 @@
-import type { MetricDef } from '../../../shared/model/sample'
+import type { MetricDef } from '../../../shared/model/metric-def'
 import { IOZONE_SUBTESTS } from './subtests'
 
 const list = IOZONE_SUBTESTS.map((s) => `\`${s.id}\`: ${s.does}`).join('; ')
@@ -8,6 +8,10 @@ export const iozoneMetrics: readonly MetricDef[] = [
     name: 'iozone.<subtest>',
     unit: 'B/s',
     better: 'higher',
+    category: 'storage',
+    source: 'tool',
+    comparison: 'ratio',
+    roles: ['surface'],
     description:
       'Throughput of one iozone sub-test for one file size and record size, in bytes per second (iozone reports kBytes/sec ' +
       `with kB = 1024 bytes; VirtBench multiplies by 1024). The sub-tests: ${list}. ` +

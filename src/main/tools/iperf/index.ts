@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { iperfNetwork, iperfPrimaryMetrics, iperfVersion } from './describe'
 import { iperfInstall } from './install'
 import { iperfMetrics } from './metrics'
 import { iperfDefaults, iperfParamsSchema, type IperfParams } from './params'
@@ -14,10 +15,14 @@ export const iperfTool: BenchmarkTool<IperfParams> = {
   params: iperfParamsSchema,
   defaults: iperfDefaults,
   windows: false,
-  needsPeer: true,
+  network: iperfNetwork,
+  rawDevice: false,
   plan,
   parse,
   estimateSeconds,
   metrics: iperfMetrics,
+  primaryMetrics: iperfPrimaryMetrics,
+  storageNeed: () => undefined,
+  version: iperfVersion,
   install: iperfInstall
 }

@@ -15,6 +15,7 @@ export const iperfInstall: readonly InstallRecipe[] = [
     kind: 'package',
     manager: 'zypper',
     packages: ['gcc', 'gcc-c++', 'make', 'curl'],
+    buildsFromSource: true,
     note: "openSUSE and SLE have no iperf 2 in their main repositories (their package named iperf is iperf3): these are the tools to build it with the source recipe."
   },
   { kind: 'package', manager: 'apk', packages: ['iperf'], note: "In Alpine's community repository; iperf3 is the separate iperf3 package." },

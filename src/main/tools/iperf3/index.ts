@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { iperf3Network, iperf3PrimaryMetrics, iperf3Version } from './describe'
 import { iperf3Install } from './install'
 import { iperf3Metrics } from './metrics'
 import { iperf3Defaults, iperf3ParamsSchema, type Iperf3Params } from './params'
@@ -14,10 +15,14 @@ export const iperf3Tool: BenchmarkTool<Iperf3Params> = {
   params: iperf3ParamsSchema,
   defaults: iperf3Defaults,
   windows: true,
-  needsPeer: true,
+  network: iperf3Network,
+  rawDevice: false,
   plan,
   parse,
   estimateSeconds,
   metrics: iperf3Metrics,
+  primaryMetrics: iperf3PrimaryMetrics,
+  storageNeed: () => undefined,
+  version: iperf3Version,
   install: iperf3Install
 }

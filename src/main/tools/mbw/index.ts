@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { mbwPrimaryMetrics, mbwVersion } from './describe'
 import { mbwInstall } from './install'
 import { mbwMetrics } from './metrics'
 import { mbwDefaults, mbwParamsSchema, type MbwParams } from './params'
@@ -14,10 +15,14 @@ export const mbwTool: BenchmarkTool<MbwParams> = {
   params: mbwParamsSchema,
   defaults: mbwDefaults,
   windows: false,
-  needsPeer: false,
+  network: false,
+  rawDevice: false,
   plan,
   parse,
   estimateSeconds,
   metrics: mbwMetrics,
+  primaryMetrics: mbwPrimaryMetrics,
+  storageNeed: () => undefined,
+  version: mbwVersion,
   install: mbwInstall
 }

@@ -10,10 +10,10 @@ export const mbwInstall: readonly InstallRecipe[] = [
     packages: ['mbw'],
     note: 'Debian and Ubuntu (universe). Debian 12 and Ubuntu 24.04 ship mbw 1.2.2, which swaps the MEMCPY and DUMB labels (fixed in mbw 1.4); VirtBench warns about it.'
   },
-  { kind: 'package', manager: 'dnf', packages: ['gcc', 'make', 'git'], note: `${NOT_PACKAGED} On RHEL-family systems, check EPEL first (dnf install epel-release; dnf install mbw).` },
-  { kind: 'package', manager: 'yum', packages: ['gcc', 'make', 'git'], note: `${NOT_PACKAGED} On CentOS/RHEL 7, check EPEL first (yum install epel-release; yum install mbw).` },
-  { kind: 'package', manager: 'zypper', packages: ['gcc', 'make', 'git'], note: NOT_PACKAGED },
-  { kind: 'package', manager: 'apk', packages: ['build-base', 'git'], note: NOT_PACKAGED },
+  { kind: 'package', manager: 'dnf', packages: ['gcc', 'make', 'git'], buildsFromSource: true, note: `${NOT_PACKAGED} On RHEL-family systems, check EPEL first (dnf install epel-release; dnf install mbw).` },
+  { kind: 'package', manager: 'yum', packages: ['gcc', 'make', 'git'], buildsFromSource: true, note: `${NOT_PACKAGED} On CentOS/RHEL 7, check EPEL first (yum install epel-release; yum install mbw).` },
+  { kind: 'package', manager: 'zypper', packages: ['gcc', 'make', 'git'], buildsFromSource: true, note: NOT_PACKAGED },
+  { kind: 'package', manager: 'apk', packages: ['build-base', 'git'], buildsFromSource: true, note: NOT_PACKAGED },
   {
     kind: 'source',
     os: 'linux',

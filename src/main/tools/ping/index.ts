@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { pingNetwork, pingPrimaryMetrics, pingVersion } from './describe'
 import { pingInstall } from './install'
 import { pingMetrics } from './metrics'
 import { pingDefaults, pingParamsSchema, type PingParams } from './params'
@@ -14,10 +15,14 @@ export const pingTool: BenchmarkTool<PingParams> = {
   params: pingParamsSchema,
   defaults: pingDefaults,
   windows: true,
-  needsPeer: true,
+  network: pingNetwork,
+  rawDevice: false,
   plan,
   parse,
   estimateSeconds,
   metrics: pingMetrics,
+  primaryMetrics: pingPrimaryMetrics,
+  storageNeed: () => undefined,
+  version: pingVersion,
   install: pingInstall
 }

@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { sysbenchPrimaryMetrics, sysbenchStorageNeed, sysbenchVersion } from './describe'
 import { sysbenchInstall } from './install'
 import { sysbenchMetrics } from './metrics'
 import { sysbenchDefaults, sysbenchParamsSchema, type SysbenchParams } from './params'
@@ -14,10 +15,14 @@ export const sysbenchTool: BenchmarkTool<SysbenchParams> = {
   params: sysbenchParamsSchema,
   defaults: sysbenchDefaults,
   windows: false,
-  needsPeer: false,
+  network: false,
+  rawDevice: false,
   plan,
   parse,
   estimateSeconds,
   metrics: sysbenchMetrics,
+  primaryMetrics: sysbenchPrimaryMetrics,
+  storageNeed: sysbenchStorageNeed,
+  version: sysbenchVersion,
   install: sysbenchInstall
 }

@@ -1,4 +1,5 @@
 import type { BenchmarkTool } from '../types'
+import { unixbenchPrimaryMetrics, unixbenchStorageNeed, unixbenchVersion } from './describe'
 import { unixbenchInstall } from './install'
 import { unixbenchMetrics } from './metrics'
 import { unixbenchParamsSchema, type UnixbenchParams } from './params'
@@ -14,10 +15,14 @@ export const unixbenchTool: BenchmarkTool<UnixbenchParams> = {
   params: unixbenchParamsSchema,
   defaults: unixbenchParamsSchema.parse({}),
   windows: false,
-  needsPeer: false,
+  network: false,
+  rawDevice: false,
   plan,
   parse,
   estimateSeconds,
   metrics: unixbenchMetrics,
+  primaryMetrics: unixbenchPrimaryMetrics,
+  storageNeed: unixbenchStorageNeed,
+  version: unixbenchVersion,
   install: unixbenchInstall
 }

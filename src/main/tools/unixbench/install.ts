@@ -4,16 +4,17 @@ const THEN = 'Build dependencies of UnixBench; then build UnixBench itself with 
 
 /** UnixBench is not packaged; these are what its make and Run need (a C compiler, make, perl with Time::HiRes). */
 export const unixbenchInstall: readonly InstallRecipe[] = [
-  { kind: 'package', manager: 'apt', packages: ['git', 'make', 'gcc', 'perl'], note: `${THEN} Time::HiRes is part of Debian's perl.` },
-  { kind: 'package', manager: 'dnf', packages: ['git', 'make', 'gcc', 'perl', 'perl-Time-HiRes'], note: THEN },
+  { kind: 'package', manager: 'apt', packages: ['git', 'make', 'gcc', 'perl'], buildsFromSource: true, note: `${THEN} Time::HiRes is part of Debian's perl.` },
+  { kind: 'package', manager: 'dnf', packages: ['git', 'make', 'gcc', 'perl', 'perl-Time-HiRes'], buildsFromSource: true, note: THEN },
   {
     kind: 'package',
     manager: 'yum',
     packages: ['git', 'make', 'gcc', 'autoconf', 'gcc-c++', 'time', 'perl-Time-HiRes'],
+    buildsFromSource: true,
     note: `${THEN} The list of study 001 (CentOS), plus make.`
   },
-  { kind: 'package', manager: 'zypper', packages: ['git', 'make', 'gcc', 'perl'], note: `${THEN} Time::HiRes is part of openSUSE's perl.` },
-  { kind: 'package', manager: 'apk', packages: ['git', 'make', 'gcc', 'musl-dev', 'perl'], note: `${THEN} Not tried on Alpine (musl).` },
+  { kind: 'package', manager: 'zypper', packages: ['git', 'make', 'gcc', 'perl'], buildsFromSource: true, note: `${THEN} Time::HiRes is part of openSUSE's perl.` },
+  { kind: 'package', manager: 'apk', packages: ['git', 'make', 'gcc', 'musl-dev', 'perl'], buildsFromSource: true, note: `${THEN} Not tried on Alpine (musl).` },
   {
     kind: 'source',
     os: 'linux',

@@ -1,4 +1,5 @@
-import type { MetricDef, Unit } from '../../../shared/model/sample'
+import type { MetricDef } from '../../../shared/model/metric-def'
+import type { MetricCategory, Unit } from '../../../shared/model/sample'
 import { UNIXBENCH_TESTS, type UnixbenchTest } from './tests'
 
 /** How a score UnixBench prints becomes a value in a VirtBench unit. */
@@ -19,12 +20,20 @@ export const SCORE_CONVERSIONS: Readonly<Record<string, ScoreConversion>> = {
 
 const COPIES = ['copies']
 
+/** The file tests (fstime, fsbuffer, fsdisk and their -r/-w halves) measure storage; the others the CPU and the system. */
+function categoryOf(testId: string): MetricCategory {
+  return testId.startsWith('fs') ? 'storage' : 'cpu'
+}
+
+const printed = (testId: string) => ({ category: categoryOf(testId), source: 'tool', comparison: 'ratio' }) as const
+
 function scoreMetric(test: UnixbenchTest, conversion: ScoreConversion): MetricDef {
   const name = typeof test.name === 'string' ? test.name : 'C Compiler Throughput (<compiler>)'
   return {
     name: `unixbench.${test.id}`,
     unit: conversion.unit,
     better: 'higher',
+    ...printed(test.id),
     description:
       `UnixBench "${name}": ${test.about}. Raw score in ${conversion.says}; with several copies (labels.copies) it is the sum over the copies.`,
     labels: COPIES
@@ -36,19 +45,23 @@ export const unixbenchMetrics: readonly MetricDef[] = [
     const conversion = SCORE_CONVERSIONS[test.reportUnit]
     return conversion ? [scoreMetric(test, conversion)] : []
   }),
-  {
-    name: 'unixbench.<test>.index',
-    unit: 'index',
-    better: 'higher',
-    description:
-      "A test's index: its raw score divided by the score of UnixBench's baseline machine (a SPARCstation 20-61, \"George\") times 10, " +
-      'as UnixBench prints it. Only tests with a baseline (the index tests, and a few more) have one.',
-    labels: COPIES
-  },
+  ...UNIXBENCH_TESTS.map(
+    (test): MetricDef => ({
+      name: `unixbench.${test.id}.index`,
+      unit: 'index',
+      better: 'higher',
+      ...printed(test.id),
+      description:
+        `The index of "${typeof test.name === 'string' ? test.name : test.id}": its raw score divided by the score of UnixBench's baseline machine (a SPARCstation 20-61, "George") times 10, ` +
+        'as UnixBench prints it. Only tests with a baseline (the index tests, and a few more) have one.',
+      labels: COPIES
+    })
+  ),
   {
     name: 'unixbench.index',
     unit: 'index',
     better: 'higher',
+    ...printed('index'),
     description:
       'The System Benchmarks Index Score: the geometric mean of the indexes of the index tests that ran. With fewer than all 12 index ' +
       'tests UnixBench calls it a partial index ("Partial Only"); compare it only with runs of the same tests and copies.',

@@ -1,7 +1,7 @@
 import { useState, type ReactElement, type ReactNode } from 'react'
 import { Icon, type IconName } from '../../components/icons'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
+import { apiMessage } from '../../lib/api-message'
 import { ExampleNote, useOpenExample } from './example'
 
 /** The name "Measure this computer" gives the local target. */
@@ -44,7 +44,7 @@ export function FirstStart({ onImport }: { onImport: () => void }): ReactElement
           queues, bus and network path, and every result is shown as a percentage of the host.
         </li>
         <li>
-          <strong>Real tools, their exact commands.</strong> fio, dd, iperf3, ping, bonnie++, iozone, UnixBench, mbw and sysbench run
+          <strong>Real tools, their exact commands.</strong> fio, dd, iperf3, ping, bonnie++, iozone, UnixBench, mbw, sysbench and stress-ng run
           over SSH with your keys; every number links to the raw output and the command that produced it.
         </li>
         <li>

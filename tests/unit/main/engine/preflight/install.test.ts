@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BUILT_FROM_SOURCE, installCommand, installPlan } from '../../../../../src/main/engine/preflight/install'
+import { installCommand, installPlan } from '../../../../../src/main/engine/preflight/install'
 import { TOOLS } from '../../../../../src/main/tools/registry'
 import { TOOL_IDS, type PackageManager } from '../../../../../src/main/tools/types'
 
@@ -49,14 +49,25 @@ describe('installCommand', () => {
     }
   })
 
-  it('keeps BUILT_FROM_SOURCE in step with the recipes: each entry has a source recipe and a package note that points to it', () => {
-    for (const [id, managers] of Object.entries(BUILT_FROM_SOURCE)) {
-      const recipes = TOOLS[id as keyof typeof TOOLS].install
-      expect(recipes.some((r) => r.kind === 'source' && r.commands.length > 0), id).toBe(true)
-      for (const pm of managers ?? []) {
-        const pkg = recipes.find((r) => r.kind === 'package' && r.manager === pm)
-        expect(pkg?.note, `${id} ${pm}`).toMatch(/source recipe|"source" recipe/)
-      }
+  it('a package recipe that only brings build tools has a source recipe beside it, and its note points to it', () => {
+    const building = Object.values(TOOLS).flatMap((tool) =>
+      tool.install.flatMap((r) => (r.kind === 'package' && r.buildsFromSource ? [{ tool, recipe: r }] : []))
+    )
+    expect(building.map(({ tool, recipe }) => `${tool.id}/${recipe.manager}`).sort()).toEqual([
+      'iperf/zypper',
+      'mbw/apk',
+      'mbw/dnf',
+      'mbw/yum',
+      'mbw/zypper',
+      'unixbench/apk',
+      'unixbench/apt',
+      'unixbench/dnf',
+      'unixbench/yum',
+      'unixbench/zypper'
+    ])
+    for (const { tool, recipe } of building) {
+      expect(tool.install.some((r) => r.kind === 'source' && r.commands.length > 0), tool.id).toBe(true)
+      expect(recipe.note, `${tool.id} ${recipe.manager}`).toMatch(/source recipe|"source" recipe/)
     }
   })
 })

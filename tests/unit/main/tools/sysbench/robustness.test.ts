@@ -2,15 +2,16 @@ import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { sysbenchMetrics } from '../../../../../src/main/tools/sysbench/metrics'
+import { metricDefFinder } from '../../../../../src/shared/model/metric-def'
 import { parse } from '../../../../../src/main/tools/sysbench/parse'
 import type { ParseResult, StepOutput } from '../../../../../src/main/tools/types'
 import { fixtureOutput } from './fixtures'
 
-const UNITS = new Map(sysbenchMetrics.map((m) => [m.name, m.unit]))
+const findDef = metricDefFinder(sysbenchMetrics)
 
-/** The metric table entry of a sample: exact name, or the <test>/<percentile> pattern. */
+/** The unit of the metric table entry of a sample (its name, or the `<percentile>` pattern it is an instance of). */
 function unitOf(metric: string) {
-  return UNITS.get(metric) ?? UNITS.get(metric.replace(/^sysbench\.(cpu|memory|fileio)\.lat\./, 'sysbench.<test>.lat.').replace(/\.p[0-9]+$/, '.p<percentile>'))
+  return findDef(metric)?.unit
 }
 
 /** No exception; a failure with a reason, or finite, positive values in the metric table's units. */
