@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { planOfDraft, withBaseline, withVariant, type WizardDraft } from '../../../src/renderer/src/features/comparison/wizard-draft'
+import { planOfDraft, withBaseline, withVariant, type WizardDraft } from '../../../src/renderer/src/models/wizard-draft'
 import { useAppStore } from '../../../src/renderer/src/store'
-import { emptyDraft } from '../../../src/renderer/src/features/comparison/wizard-draft'
+import { emptyDraft } from '../../../src/renderer/src/models/wizard-draft'
 import { description, INVENTORY, renderWizard } from './wizard-fixtures'
 
 function draftOf(variants: string[]): WizardDraft {

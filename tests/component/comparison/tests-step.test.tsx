@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { emptyDraft, planOfDraft, withBaseline, withVariant, type WizardDraft } from '../../../src/renderer/src/features/comparison/wizard-draft'
+import { emptyDraft, planOfDraft, withBaseline, withVariant, type WizardDraft } from '../../../src/renderer/src/models/wizard-draft'
 import { useAppStore } from '../../../src/renderer/src/store'
 import type { PlanReview } from '../../../src/shared/catalog-contract'
 import { CATALOG, description, isChecked, okReview, renderWizard } from './wizard-fixtures'

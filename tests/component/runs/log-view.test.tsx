@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { LogBuffer, LOG_LINE_CHARS } from '../../../src/renderer/src/features/runs/log-buffer'
+import { LogBuffer, LOG_LINE_CHARS } from '../../../src/renderer/src/models/log-buffer'
 import { LOG_ROW_HEIGHT, LogView } from '../../../src/renderer/src/features/runs/log-view'
 import { RunPage } from '../../../src/renderer/src/features/runs/run-page'
 import { useAppStore } from '../../../src/renderer/src/store'

@@ -1,5 +1,5 @@
 import { useRef, useState, type ReactElement, type ReactNode } from 'react'
-import { apiMessage } from '../store/targets-slice'
+import { apiMessage } from '../lib/api-message'
 import { Dialog } from './dialog'
 
 /**

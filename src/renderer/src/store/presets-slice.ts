@@ -4,7 +4,7 @@ import type { Preset, PresetInput } from '../../../shared/model/plan'
 import type { PresetList, PresetSummary } from '../../../shared/presets-contract'
 import type { AppState } from '.'
 import { connectedApi } from './connected-api'
-import { apiMessage } from './targets-slice'
+import { apiMessage } from '../lib/api-message'
 
 /** A preset as presets:get gives it: the list's summary and the whole document. */
 export interface LoadedPreset {

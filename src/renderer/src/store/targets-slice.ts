@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand'
-import { ApiCallError, type VirtbenchApi } from '../../../shared/contract'
+import type { VirtbenchApi } from '../../../shared/contract'
 import type { NewTargetInput, TargetId, TargetPatchInput } from '../../../shared/model/target'
 import {
   ConnectionStageName,
@@ -14,6 +14,7 @@ import {
 } from '../../../shared/targets-contract'
 import type { AppState } from '.'
 import { connectedApi } from './connected-api'
+import { apiMessage } from '../lib/api-message'
 
 /** One connection test of one target: the stages seen so far, then the final answer. */
 export interface ConnectionTest {
@@ -51,12 +52,6 @@ export interface TargetsSlice {
 
 /** The stages in the order a connection goes through them. */
 export const STAGE_ORDER = ConnectionStageName.options
-
-/** The API's message without the `channel: ` prefix ApiCallError puts in front of it. */
-export function apiMessage(error: unknown): string {
-  if (error instanceof ApiCallError) return error.message.replace(/^[a-z]+:[A-Za-z]+: /, '')
-  return error instanceof Error ? error.message : String(error)
-}
 
 /** `stages` with `next` in its place (a stage reported again replaces its earlier report). */
 export function mergeStage(stages: readonly ConnectionStage[], next: ConnectionStage): ConnectionStage[] {

@@ -3,10 +3,10 @@ import type { Catalog, PlanReview, PreflightReport } from '../../../shared/catal
 import type { VirtbenchApi } from '../../../shared/contract'
 import { PRESET_KIND, PRESET_VERSION, type ComparisonPlanInput } from '../../../shared/model/plan'
 import type { PresetSummary } from '../../../shared/presets-contract'
-import { draftOfPlan, emptyDraft, planOfDraft, type StepIndex, type WizardDraft } from '../features/comparison/wizard-draft'
+import { draftOfPlan, emptyDraft, planOfDraft, type StepIndex, type WizardDraft } from '../models/wizard-draft'
 import type { AppState } from '.'
 import { connectedApi } from './connected-api'
-import { apiMessage } from './targets-slice'
+import { apiMessage } from '../lib/api-message'
 
 /** Where the wizard's plan came from, when it came from a preset. */
 export interface WizardSource {

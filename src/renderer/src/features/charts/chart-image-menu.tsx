@@ -1,5 +1,5 @@
 import { useState, type ReactElement, type RefObject } from 'react'
-import { downloadBlob, downloadText } from '../presets/download'
+import { downloadBlob, downloadText } from '../../lib/download'
 import { chartFileName, chartPng, chartSvg } from './chart-image'
 import './chart-image.css'
 

@@ -9,7 +9,7 @@ import { ScenarioStep } from './scenario-step'
 import { TargetsStep } from './targets-step'
 import { TestsStep } from './tests-step'
 import { useWizardIssues } from './use-issues'
-import { fieldId, issuesOfStep, placeOf, STEPS, type StepIndex } from './wizard-draft'
+import { fieldId, issuesOfStep, placeOf, STEPS, type StepIndex } from '../../models/wizard-draft'
 
 const STEP_PROBLEMS_ID = 'wiz-step-problems'
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react'
 import { sameTargetName } from '../../../../shared/model/target'
 import { useAppStore } from '../../store'
-import { MATRIX_CELLS, matrixLabel, matrixProblem, withMatrix, type WizardDraft } from './wizard-draft'
+import { MATRIX_CELLS, matrixLabel, matrixProblem, withMatrix, type WizardDraft } from '../../models/wizard-draft'
 
 /** The guests offered for the matrix: every target but the baseline, guests first. */
 function candidates(draft: WizardDraft, names: readonly { name: string; role: string }[]): string[] {

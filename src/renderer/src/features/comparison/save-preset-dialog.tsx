@@ -4,8 +4,8 @@ import { PRESET_KIND, PRESET_VERSION, PresetSchema } from '../../../../shared/mo
 import { Dialog } from '../../components/dialog'
 import { Field } from '../../components/field'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
-import { draftName, fieldId, localIssues, normalizedPath, placeOf, STEPS, stepOfPath, type StepIndex } from './wizard-draft'
+import { apiMessage } from '../../lib/api-message'
+import { draftName, fieldId, localIssues, normalizedPath, placeOf, STEPS, stepOfPath, type StepIndex } from '../../models/wizard-draft'
 
 interface Problem {
   path: string

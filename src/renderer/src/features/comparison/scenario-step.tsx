@@ -16,7 +16,7 @@ import { useAppStore } from '../../store'
 import { MatrixHelper } from './matrix-helper'
 import { useWizardIssues } from './use-issues'
 import { WizardField } from './wizard-field'
-import { movedVariant, networkPeerName, peerAddress, type VariantDraft } from './wizard-draft'
+import { movedVariant, networkPeerName, peerAddress, type VariantDraft } from '../../models/wizard-draft'
 
 const QUEUES = [1, 2, 4, 8] as const
 

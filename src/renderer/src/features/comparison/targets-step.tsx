@@ -11,7 +11,7 @@ import { TestConnectionButton } from '../targets/test-connection-button'
 import { OsCell } from '../targets/os-cell'
 import { TargetFormDialog } from '../targets/target-form'
 import { useWizardIssues } from './use-issues'
-import { fieldId, withBaseline, withVariant } from './wizard-draft'
+import { fieldId, withBaseline, withVariant } from '../../models/wizard-draft'
 
 /** Step 1: the baseline and the guests, from the inventory, with what is known of each. */
 export function TargetsStep(): ReactElement {

@@ -2,7 +2,7 @@ import { useMemo } from 'react'
 import type { PlanIssue } from '../../../../shared/catalog-contract'
 import { useAppStore } from '../../store'
 import { planKey } from '../../store/wizard-slice'
-import { localIssues, mergedIssues, planOfDraft, stepOfPath } from './wizard-draft'
+import { localIssues, mergedIssues, planOfDraft, stepOfPath } from '../../models/wizard-draft'
 
 export interface WizardIssues {
   /** Every problem of the plan: found here, then main's review (the latest one). */

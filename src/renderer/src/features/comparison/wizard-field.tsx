@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from 'react'
 import { describedByOf, FieldMessages, type ControlProps } from '../../components/field'
-import { fieldId } from './wizard-draft'
+import { fieldId } from '../../models/wizard-draft'
 
 /**
  * A labelled control whose id comes from the plan field it edits (`variants.0.scenario.cache`),

@@ -1,7 +1,7 @@
 import { useState, type ReactElement } from 'react'
 import { useAppStore } from '../../store'
 import { NOT_CONNECTED } from '../../store/connected-api'
-import { apiMessage } from '../../store/targets-slice'
+import { apiMessage } from '../../lib/api-message'
 
 /** Where the example comparison's figures come from (the seeds' study 001). */
 export const EXAMPLE_SOURCE = 'Study 001, “Cloud platform acceptance test: CPU, memory, local disk, Ceph, network”'

@@ -4,7 +4,7 @@ import { describeScenario } from '../../../../shared/model/scenario'
 import type { PresetSummary } from '../../../../shared/presets-contract'
 import { describedByOf, FieldMessages } from '../../components/field'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
+import { apiMessage } from '../../lib/api-message'
 
 const modifiedFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 

@@ -5,7 +5,7 @@ import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog'
 import { Dialog } from '../../components/dialog'
 import { Field } from '../../components/field'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
+import { apiMessage } from '../../lib/api-message'
 
 /** Asks the copy's name, then duplicates; a refusal (a name already taken) shows beside the field. */
 export function DuplicatePresetDialog({

@@ -4,8 +4,8 @@ import { runCsv } from '../../../../shared/export/csv'
 import { PAPER_MM, PAPER_SIZES, reportFileStem, type PaperSize, type ReportOptions } from '../../../../shared/report'
 import { reportInputOf } from '../../../../shared/report-input'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
-import { downloadBlob } from '../presets/download'
+import { apiMessage } from '../../lib/api-message'
+import { downloadBlob } from '../../lib/download'
 import './export-panel.css'
 
 function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {

@@ -2,7 +2,7 @@ import { Fragment, memo, useCallback, useEffect, useState, type ReactElement } f
 import { formatValue } from '../../../../shared/format'
 import type { Job, RunDocument, StepRecord } from '../../../../shared/model/run'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
+import { apiMessage } from '../../lib/api-message'
 import { formatDuration, formatWhen, repetitionOf, STATE_SIGNS, STATE_WORDS, whereOf, type JobView } from './job-view'
 
 const COLUMNS = 6

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactElement, type UIEvent } from 'react'
-import type { LogLines } from './log-buffer'
+import type { LogLines } from '../../models/log-buffer'
 
 /** Every line has this height (px): the list is positioned by arithmetic, never by measuring. */
 export const LOG_ROW_HEIGHT = 18

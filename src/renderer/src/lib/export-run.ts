@@ -1,5 +1,5 @@
-import type { RunDocument } from '../../../../shared/model/run'
-import { downloadText } from '../presets/download'
+import type { RunDocument } from '../../../shared/model/run'
+import { downloadText } from './download'
 
 /** "loopback-quick-comparison-20261121-004506-13e070.json" */
 export function exportFileName(run: Pick<RunDocument, 'id' | 'name'>): string {

@@ -1,9 +1,10 @@
-import { formatAbout } from '../../../../shared/format'
-import type { CatalogPack, CatalogTest, PlanIssue } from '../../../../shared/catalog-contract'
-import { ComparisonPlanSchema, type ComparisonPlanInput, type CustomTest, type PackChoice } from '../../../../shared/model/plan'
-import type { Scenario } from '../../../../shared/model/scenario'
-import { sameTargetName } from '../../../../shared/model/target'
-import type { Aggregate, PackId, ToolId } from '../../../../shared/model/tool-ids'
+import { formatAbout } from '../../../shared/format'
+import type { CatalogPack, CatalogTest, PlanIssue } from '../../../shared/catalog-contract'
+import { DEFAULT_WORK_DIR, ComparisonPlanSchema, type ComparisonPlanInput, type CustomTest, type PackChoice } from '../../../shared/model/plan'
+import type { Scenario } from '../../../shared/model/scenario'
+import { sameTargetName } from '../../../shared/model/target'
+import type { Aggregate, PackId, ToolId } from '../../../shared/model/tool-ids'
+import { typedNumber } from '../lib/typed-number'
 
 /**
  * The wizard's working copy of a comparison plan, and the pure functions around it: the plan it
@@ -59,9 +60,13 @@ export interface WizardDraft {
   storage: { kind: 'directory' | 'device'; directory: string; device: string; confirm: string }
   network: { peer: string | undefined; matrix: boolean; simultaneous: boolean }
   schedule: { order: 'grouped' | 'interleaved'; parallelTargets: boolean }
+  /** Verdicts and repetitions, as typed: the equivalence margin, adaptive repetitions (empty precision: off), a warm-up run. */
+  statistics: { margin: string; precision: string; maxRepetitions: string; budget: string; warmup: boolean }
 }
 
-export const DEFAULT_WORK_DIR = '~/virtbench-work'
+export const DEFAULT_MARGIN = '3'
+export const DEFAULT_MAX_REPETITIONS = '10'
+
 export const DEFAULT_REPETITIONS = 3
 
 export function emptyDraft(): WizardDraft {
@@ -78,7 +83,8 @@ export function emptyDraft(): WizardDraft {
     aggregate: 'median',
     storage: { kind: 'directory', directory: DEFAULT_WORK_DIR, device: '', confirm: '' },
     network: { peer: undefined, matrix: false, simultaneous: false },
-    schedule: { order: 'interleaved', parallelTargets: false }
+    schedule: { order: 'interleaved', parallelTargets: false },
+    statistics: { margin: DEFAULT_MARGIN, precision: '', maxRepetitions: DEFAULT_MAX_REPETITIONS, budget: '', warmup: false }
   }
 }
 
@@ -99,11 +105,6 @@ export function draftName(draft: WizardDraft): string {
   return draft.nameEdited ? draft.name : derivedName(draft)
 }
 
-/** A number typed into a field: the number when it is one, else the text (the plan check names it). */
-function typedNumber(text: string): number | string {
-  const trimmed = text.trim()
-  return /^-?[0-9]+(\.[0-9]+)?$/.test(trimmed) ? Number(trimmed) : trimmed
-}
 
 function cleanScenario(scenario: Scenario): Scenario {
   const clean: Record<string, unknown> = {}
@@ -145,7 +146,26 @@ export function planOfDraft(draft: WizardDraft): ComparisonPlanInput {
     aggregate: draft.aggregate,
     storage,
     network: { ...(draft.network.peer ? { peer: draft.network.peer } : {}), matrix: draft.network.matrix, simultaneous: draft.network.simultaneous },
-    schedule: { ...draft.schedule }
+    schedule: { ...draft.schedule },
+    ...statisticsOfDraft(draft.statistics)
+  }
+}
+
+/** The plan's margin, precision and warm-up from what was typed (an empty precision: no adaptive repetitions). */
+function statisticsOfDraft(s: WizardDraft['statistics']): Pick<ComparisonPlanInput, 'equivalenceMarginPct' | 'precision' | 'warmup'> {
+  const number = (text: string): number => typedNumber(text) as number
+  return {
+    equivalenceMarginPct: number(s.margin),
+    ...(s.precision.trim() !== ''
+      ? {
+          precision: {
+            halfWidthPct: number(s.precision),
+            ...(s.maxRepetitions.trim() !== '' ? { maxRepetitions: number(s.maxRepetitions) } : {}),
+            ...(s.budget.trim() !== '' ? { budgetSeconds: number(s.budget) } : {})
+          }
+        }
+      : {}),
+    warmup: s.warmup
   }
 }
 
@@ -183,7 +203,14 @@ export function draftOfPlan(plan: ComparisonPlanInput): WizardDraft {
         ? { kind: 'device', directory: DEFAULT_WORK_DIR, device: storage.path, confirm: '' }
         : { kind: 'directory', directory: storage.path ?? DEFAULT_WORK_DIR, device: '', confirm: '' },
     network: { peer: plan.network?.peer, matrix: plan.network?.matrix ?? false, simultaneous: plan.network?.simultaneous ?? false },
-    schedule: { order: plan.schedule?.order ?? 'interleaved', parallelTargets: plan.schedule?.parallelTargets ?? false }
+    schedule: { order: plan.schedule?.order ?? 'interleaved', parallelTargets: plan.schedule?.parallelTargets ?? false },
+    statistics: {
+      margin: String(plan.equivalenceMarginPct ?? DEFAULT_MARGIN),
+      precision: plan.precision ? String(plan.precision.halfWidthPct) : '',
+      maxRepetitions: String(plan.precision?.maxRepetitions ?? DEFAULT_MAX_REPETITIONS),
+      budget: plan.precision?.budgetSeconds !== undefined ? String(plan.precision.budgetSeconds) : '',
+      warmup: plan.warmup ?? false
+    }
   }
 }
 
@@ -411,12 +438,6 @@ export function mergedIssues(local: readonly PlanIssue[], remote: readonly PlanI
 export function normalizedPath(path: string): string {
   return path.replace(/\[([0-9]+)\]/g, '.$1').replace(/^plan\./, '').replace(/^\./, '')
 }
-
-/** The issue at exactly `path`, for the message beside its field. */
-export function issueAt(issues: readonly PlanIssue[], path: string): string | undefined {
-  return issues.find((i) => i.path === path)?.message
-}
-
 /** Issues of one step. */
 export function issuesOfStep(issues: readonly PlanIssue[], step: StepIndex): PlanIssue[] {
   return issues.filter((i) => stepOfPath(i.path) === step)
