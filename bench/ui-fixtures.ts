@@ -1,11 +1,15 @@
 /**
  * A synthetic, schema-valid run document for the UI benchmark (bench/ui.ts): a baseline and 20
- * variants, 30 metrics (all of them headline metrics, so the overhead table shows every one
- * without "All metrics"), 3 repetitions each, status completed. The figures are invented for the
- * benchmark: shaped like the loopback fixture's (tests/fixtures/runs/loopback-quick/run.json),
- * seeded, so every run of the benchmark draws the same table.
+ * variants, 30 metrics of 8 tests, 3 repetitions each, status completed. Like a run the engine
+ * writes today, it carries its metric definitions and each test's primary figures, as the tools
+ * decide them (describeRun): the overhead table leads with those 11 rows and shows all 30 with
+ * "All metrics". The figures are invented for the benchmark: shaped like the loopback fixture's
+ * (tests/fixtures/runs/loopback-quick/run.json), seeded, so every run of the benchmark draws the
+ * same table.
  */
+import { describeRun } from '../src/main/tools/describe-run'
 import { RunDocumentSchema, type Job, type RunDocument, type RunTarget, type RunTest } from '../src/shared/model/run'
+import { runMetrics } from '../src/shared/run-metrics'
 import type { Better, Unit } from '../src/shared/model/sample'
 import type { Scenario } from '../src/shared/model/scenario'
 
@@ -47,7 +51,7 @@ const fioParams = (name: string, rw: string, bs: string, extra: Record<string, u
   ...extra
 })
 
-/** The four headline figures fio gives per direction: IOPS, bandwidth, mean latency, p99 completion latency. */
+/** Four of the figures fio gives per direction: IOPS, bandwidth, mean latency, p99 completion latency. */
 function fioMetrics(dir: 'read' | 'write', iops: number, blockBytes: number, latMean: number, p99: number): MetricSpec[] {
   return [
     { metric: `fio.${dir}.iops`, unit: 'op/s', better: 'higher', base: iops, weight: 1 },
@@ -107,8 +111,14 @@ const TESTS: TestSpec[] = [
 ]
 for (const t of TESTS) if (t.tool === 'fio') t.command = fioCommand(t.params)
 
-/** How many metrics the document has (rows of the overhead table, all of them headline metrics). */
+/** How many metrics the document has: the rows of the overhead table with "All metrics". */
 export const METRICS = TESTS.reduce((n, t) => n + t.metrics.length, 0)
+
+/** How many of them lead the overhead table: the primary figures of their tests, from the run's own definitions. */
+export function primaryMetricCount(run: RunDocument): number {
+  const metrics = runMetrics(run)
+  return TESTS.reduce((n, t) => n + t.metrics.filter((m) => metrics.factsOf(t.id, m.metric)?.primary).length, 0)
+}
 
 /** mulberry32: a small seeded generator, so the document is the same on every run. */
 function seeded(seed: number): () => number {
@@ -213,7 +223,7 @@ export function syntheticRun(id: string, name: string, createdAt: Date): RunDocu
     }
   }
 
-  return RunDocumentSchema.parse({
+  return describeRun(RunDocumentSchema.parse({
     kind: 'virtbench-run',
     version: 1,
     id,
@@ -239,5 +249,5 @@ export function syntheticRun(id: string, name: string, createdAt: Date): RunDocu
     environment: {},
     preflight: [],
     jobs
-  })
+  }))
 }

@@ -3,6 +3,7 @@ import { ComparisonPlanSchema, type ComparisonPlanInput } from '../../src/shared
 import { RUN_KIND, RUN_VERSION, RunDocumentSchema, type Job, type RunDocument, type RunTarget } from '../../src/shared/model/run'
 import type { Scenario } from '../../src/shared/model/scenario'
 import { FIO_TESTS, LOCAL_STORAGE, PHYSICAL, STUDY_001, studyFigure, type Study001Side } from './study-001'
+import { metricDefsOf, withPrimary } from '../../src/main/tools/describe-run'
 
 /**
  * The example comparison: study 001's local storage table as a run document, so that the results
@@ -40,7 +41,8 @@ export function buildStudy001Example(appVersion: string): RunDocument {
     repetitions: 1
   }
   const plan = ComparisonPlanSchema.parse(planInput)
-  const tests = expandTests(plan)
+  // what each test is for (IOPS for the 4k jobs, bandwidth for the 1m ones), as a run keeps it
+  const tests = expandTests(plan).map(withPrimary)
   const targets: RunTarget[] = LOCAL_STORAGE.map((side) => {
     const scenario = scenarioOf(side)
     return {
@@ -97,6 +99,7 @@ export function buildStudy001Example(appVersion: string): RunDocument {
     environment: {},
     preflight: [],
     jobs,
+    metrics: metricDefsOf(['fio']),
     source: { kind: 'published', title: STUDY_001.title, citation: STUDY_001.citation, note: NOTE }
   } satisfies RunDocument)
 }

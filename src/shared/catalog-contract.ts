@@ -84,7 +84,9 @@ export const PlanReviewSchema = z.object({
   /** In run order (empty when the plan is not ok). */
   jobs: z.array(ReviewJobSchema),
   /** Estimated run time, all jobs one after the other. */
-  seconds: Seconds
+  seconds: Seconds,
+  /** With adaptive repetitions: the longest the run may take (each test to its most repetitions, within the time budget). */
+  maxSeconds: Seconds.optional()
 })
 export type PlanReview = z.infer<typeof PlanReviewSchema>
 

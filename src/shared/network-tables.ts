@@ -1,7 +1,8 @@
 import { aggregateOf } from './compare/stats'
 import type { Job, RunDocument } from './model/run'
-import type { Better, Sample, Unit } from './model/sample'
+import { isPartOfTotal, type Better, type Sample, type Unit } from './model/sample'
 import type { Aggregate } from './model/tool-ids'
+import { runMetrics } from './run-metrics'
 
 /**
  * The network tests that are tables of their own, not baseline-vs-variant rows: the matrix of
@@ -9,8 +10,6 @@ import type { Aggregate } from './model/tool-ids'
  * against one peer (study 000's contention test). Both read only succeeded jobs' samples.
  */
 
-/** The figures these tables show: bandwidth (what study 000 and 001 tabulate) and ping's mean round trip. */
-const TABLE_METRICS = /^(iperf3\.received\.bandwidth|iperf3\.bandwidth|iperf\.bandwidth|ping\.rtt\.avg)$/
 
 /** What one metric of one network test measured, for one direction label. */
 interface MetricKey {
@@ -19,6 +18,8 @@ interface MetricKey {
   metric: string
   /** The sample's direction label ('target->peer'), when the tool gives one. */
   direction?: string
+  /** The end whose figures these are (`labels.measured_by`), when the tool says: a table never adds up both ends' figures of one flow. */
+  measuredBy?: string
   unit: Unit
   better: Better
   aggregate: Aggregate
@@ -113,18 +114,24 @@ function labeller(run: RunDocument): (name: string) => string {
 
 /** Totals only: samples of one stream or one job of several are parts of a total. */
 function isTotal(sample: Sample): boolean {
-  return sample.labels.job === undefined && sample.labels.stream === undefined && sample.labels.machine === undefined
+  return !isPartOfTotal(sample.labels)
 }
 
+/**
+ * The figures these tables show are the metrics whose definition gives them the `network-table`
+ * role: bandwidth (what studies 000 and 001 tabulate) and ping's mean round trip.
+ */
 function groupByMetric(run: RunDocument, kind: Job['kind']): Map<string, { key: MetricKey; jobs: { job: Job; value: number }[] }> {
+  const metrics = runMetrics(run)
   const groups = new Map<string, { key: MetricKey; jobs: { job: Job; value: number }[] }>()
   for (const job of run.jobs) {
     if (job.kind !== kind || job.status !== 'succeeded') continue
     const test = run.tests.find((t) => t.id === job.testId)
     for (const sample of job.samples) {
-      if (!TABLE_METRICS.test(sample.metric) || !isTotal(sample) || !Number.isFinite(sample.value)) continue
+      if (!metrics.hasRole(sample.metric, 'network-table') || !isTotal(sample) || !Number.isFinite(sample.value)) continue
       const direction = sample.labels.direction
-      const id = [job.testId, sample.metric, direction ?? ''].join('\u0000')
+      const measuredBy = sample.labels.measured_by
+      const id = groupId(job.testId, sample.metric, direction, measuredBy)
       let group = groups.get(id)
       if (!group) {
         const key: MetricKey = {
@@ -134,7 +141,8 @@ function groupByMetric(run: RunDocument, kind: Job['kind']): Map<string, { key: 
           unit: sample.unit,
           better: sample.better,
           aggregate: test?.aggregate ?? 'median',
-          ...(direction !== undefined ? { direction } : {})
+          ...(direction !== undefined ? { direction } : {}),
+          ...(measuredBy !== undefined ? { measuredBy } : {})
         }
         group = { key, jobs: [] }
         groups.set(id, group)
@@ -142,5 +150,13 @@ function groupByMetric(run: RunDocument, kind: Job['kind']): Map<string, { key: 
       group.jobs.push({ job, value: sample.value })
     }
   }
+  // each flow counted once: where both ends measured it (iperf's UDP sender and its Server Report), what arrived
+  for (const [id, { key }] of groups) {
+    if (key.measuredBy === 'sender' && groups.has(groupId(key.testId, key.metric, key.direction, 'receiver'))) groups.delete(id)
+  }
   return groups
+}
+
+function groupId(testId: string, metric: string, direction: string | undefined, measuredBy: string | undefined): string {
+  return [testId, metric, direction ?? '', measuredBy ?? ''].join('\u0000')
 }

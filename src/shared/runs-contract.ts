@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PATH_LIMIT_BYTES, stringOfAtMostBytes } from './byte-limit'
 import { ComparisonPlanSchema } from './model/plan'
 import { JOB_STATUSES, RUN_STATUSES, RunDocumentSchema } from './model/run'
 import { ReportOptionsSchema } from './report'
@@ -10,10 +11,8 @@ import { ReportOptionsSchema } from './report'
 
 const RunId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, 'not a run id')
 /** A file on this computer, chosen by the user (a save or open dialog). */
-const AbsolutePath = z
-  .string()
+const AbsolutePath = stringOfAtMostBytes(PATH_LIMIT_BYTES, 'a path')
   .min(2)
-  .max(4096)
   .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'give an absolute path')
   .refine((p) => !p.includes('\0'), 'a path cannot contain NUL')
 const JobId = z.string().regex(/^j[0-9]{4,6}$/, 'not a job id')
@@ -33,7 +32,7 @@ export const RunSummarySchema = z.object({
 
 /** Events of a run, as RunEvent in src/shared/model/run.ts (checked loosely: type and run id). */
 export const RunEventSchema = z.looseObject({
-  type: z.enum(['run-started', 'stage', 'finding', 'job-started', 'job-progress', 'job-reattached', 'job-log', 'job-finished', 'run-finished']),
+  type: z.enum(['run-started', 'jobs-added', 'stage', 'finding', 'job-started', 'job-progress', 'job-reattached', 'job-log', 'job-finished', 'run-finished']),
   runId: z.string(),
   jobId: z.string().optional(),
   status: z.union([z.enum(JOB_STATUSES), z.enum(RUN_STATUSES)]).optional()

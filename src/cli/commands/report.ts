@@ -1,11 +1,15 @@
 import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { compare } from '../../shared/compare'
+import { comparisonExport, overheadCsv } from '../../shared/export/comparison-rows'
 import { runCsv } from '../../shared/export/csv'
+import { comparisonInputOf } from '../../shared/run-comparison'
 import { reportInputOf } from '../../shared/report-input'
 import { PAPER_SIZES, ReportOptionsSchema, type PaperSize } from '../../shared/report'
 import { printWithChromium, ReportPrintError } from '../../main/report/chromium-printer'
 import { BrowserNotFoundError, findBrowser } from '../../main/report/find-browser'
+import { describeRun } from '../../main/tools/describe-run'
 import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { pdfPageCount } from '../../main/report/pdf-info'
 import { readRun, RunFileError } from '../../main/store/run-store'
@@ -16,18 +20,23 @@ import { UsageError } from '../usage-error'
 export const reportCommand: CliCommand = {
   name: 'report',
   summary: 'Make the PDF comparison report of a run, and its CSV and JSON exports',
-  usage: `Usage: virtbench report RUN [--pdf FILE] [--csv FILE] [--json FILE] [options]
+  usage: `Usage: virtbench report RUN [--pdf FILE] [--csv FILE] [--json FILE]
+                        [--comparison FILE] [--overhead-csv FILE] [options]
 
 RUN is a run's folder (as written by virtbench run --out, or in the app's data
-directory) or its run.json. At least one of --pdf, --csv, --json is needed.
+directory) or its run.json. At least one output is needed.
 
-  --pdf FILE        the comparison report: title page, summary with the headline
-                    figures and their 95 % intervals, one section per test with
-                    charts and the overhead table, network tables, environment,
-                    the exact commands (the same page the app prints)
-  --csv FILE        tidy rows: one measured value per row (docs/export.md)
-  --json FILE       the run document
-                    (--csv - or --json - writes to standard output)
+  --pdf FILE           the comparison report: title page, summary with the primary
+                       figures, their 95 % intervals and verdicts, one section per test
+                       with charts and the overhead table, network tables, environment,
+                       the exact commands (the same page the app prints)
+  --csv FILE           tidy rows: one measured value per row (docs/export.md)
+  --json FILE          the run document
+  --comparison FILE    the comparison as JSON: one row per variant and metric with
+                       baseline, value, relativePct, ciLow, ciHigh, n, verdict, flags
+  --overhead-csv FILE  the same rows as CSV (the overhead table for a spreadsheet)
+                       (any of --csv, --json, --comparison, --overhead-csv may be -,
+                       standard output, one of them at a time)
 
 Options:
   --paper SIZE      ${PAPER_SIZES.join(' or ')} (default a4)
@@ -47,6 +56,8 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
         pdf: { type: 'string' },
         csv: { type: 'string' },
         json: { type: 'string' },
+        comparison: { type: 'string' },
+        'overhead-csv': { type: 'string' },
         paper: { type: 'string' },
         redact: { type: 'boolean' },
         author: { type: 'string' },
@@ -57,9 +68,12 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
       allowPositionals: true
     })
     if (positionals.length !== 1) throw new UsageError('give exactly one run: its folder or its run.json')
-    if (!values.pdf && !values.csv && !values.json) throw new UsageError('say what to write: --pdf FILE, --csv FILE and/or --json FILE')
+    const texts = [values.csv, values.json, values.comparison, values['overhead-csv']]
+    if (!values.pdf && texts.every((t) => t === undefined)) {
+      throw new UsageError('say what to write: --pdf FILE, --csv FILE, --json FILE, --comparison FILE and/or --overhead-csv FILE')
+    }
     if (values.pdf === '-') throw new UsageError('--pdf needs a file name (a PDF is not written to standard output)')
-    if (values.csv === '-' && values.json === '-') throw new UsageError('only one of --csv and --json can go to standard output')
+    if (texts.filter((t) => t === '-').length > 1) throw new UsageError('only one of --csv, --json, --comparison and --overhead-csv can go to standard output')
     if (values.paper !== undefined && !(PAPER_SIZES as readonly string[]).includes(values.paper.toLowerCase())) {
       throw new UsageError(`--paper must be ${PAPER_SIZES.join(' or ')}, not "${values.paper}"`)
     }
@@ -79,7 +93,7 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
     const dir = isFile ? path.dirname(source) : source
     let run
     try {
-      run = await readRun(dir)
+      run = describeRun(await readRun(dir))
     } catch (error) {
       const why = error instanceof RunFileError ? error.message : (error as Error).message
       io.stderr(`virtbench report: cannot read the run at ${source}: ${why}\n`)
@@ -89,6 +103,11 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
     const input = reportInputOf(run, options.data, { appVersion: __APP_VERSION__, now: new Date() })
     if (values.json) await output(values.json, `${JSON.stringify(input.run, null, 2)}\n`, io, 'JSON')
     if (values.csv) await output(values.csv, runCsv(input.run), io, 'CSV')
+    if (values.comparison || values['overhead-csv']) {
+      const comparison = compare(comparisonInputOf(input.run))
+      if (values.comparison) await output(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, io, 'Comparison')
+      if (values['overhead-csv']) await output(values['overhead-csv'], overheadCsv(comparison), io, 'Overhead CSV')
+    }
     if (!values.pdf) return 0
 
     let browser: string

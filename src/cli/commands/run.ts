@@ -10,7 +10,7 @@ import { comparisonTable, networkMatrixText, simultaneousText } from '../../main
 import { networkMatrices, simultaneousTables } from '../../shared/network-tables'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
-import { EnvSecretStore, PromptSecretStore, SecretStoreChain } from '../../main/ssh/secrets'
+import { EnvSecretStore, PromptSecretStore, SecretStoreChain } from '../../main/secrets/secrets'
 import { TargetsStore } from '../../main/store/targets-store'
 import { readRun, RUN_FILE } from '../../main/store/run-store'
 import { PresetError, readPresetFile } from '../../main/presets/presets'
@@ -46,14 +46,22 @@ Options:
   --identity FILE            private key for the URL targets (default: the SSH agent)
   --pack ID                  the tests: ${'cloud-acceptance, block-dd, cluster-fio, seq-dd or kvm-storage'} ('virtbench packs')
   --quick                    the pack's quick form (small sizes, seconds per test)
-  --repeat N                 repetitions of each test (default: the preset's, else 3)
+  --repeat N                 repetitions of each test (default: the preset's, else 3); with --precision,
+                             the least each test gets
+  --precision POINTS         add repetitions (one round on every side at a time) until the 95 %
+                             interval of each primary figure's relative % is within ± POINTS
+  --max-repetitions N        with --precision: never more repetitions of a test (default 10)
+  --budget SECONDS           with --precision: the time the extra rounds may take in all
+  --warmup                   run each test once on each target first; kept, never counted
+  --margin POINTS            a result within 100 % ± POINTS (its whole interval) is "same"
+                             (default: the preset's, else 3)
   --accept-new-host-keys     accept and remember host keys not seen before (fingerprints are printed)
   --work-dir DIR             where tests write on the targets (default: the preset's, else ~/virtbench-work);
-                             each run works in DIR/vb-<run id>/ and removes it at the end
+                             each run works in DIR/vb-<run id>-<target>/ and removes it at the end
   --install-missing          install the tools preflight finds missing, with each target's package
                              manager (through its sudo), then check again; without it they are
                              listed with the command to run
-  --all-metrics              print every metric in the table, not only the headline ones
+  --all-metrics              print every metric in the table, not only the primary ones
   --reconnect-wait SECONDS   how long a job whose target dropped its connection waits for it to
                              come back before it fails (default 600, within the job's own time
                              limit); the rest of the run goes on either way
@@ -79,6 +87,11 @@ export const runCommand: CliCommand = {
         pack: { type: 'string' },
         quick: { type: 'boolean' },
         repeat: { type: 'string' },
+        precision: { type: 'string' },
+        'max-repetitions': { type: 'string' },
+        budget: { type: 'string' },
+        warmup: { type: 'boolean' },
+        margin: { type: 'string' },
         'accept-new-host-keys': { type: 'boolean' },
         'all-metrics': { type: 'boolean' },
         'work-dir': { type: 'string' },
@@ -125,6 +138,7 @@ export const runCommand: CliCommand = {
     }
 
     if (workDir !== undefined) plan = { ...plan, storage: { kind: 'directory', path: workDir } }
+    if (!resumeDir) plan = withStatistics(plan, values)
     const listTargets = (): Target[] => inventory
     const env = new EnvSecretStore(listTargets, io.env)
     const secrets = io.terminal ? new SecretStoreChain([env, new PromptSecretStore(listTargets, io.terminal.input, io.terminal.output)]) : env
@@ -171,6 +185,8 @@ export const runCommand: CliCommand = {
       return blocking.length > 0 ? 2 : 1
     }
     io.stdout(`\n${comparisonTable(compare(comparisonInputOf(run)), { allMetrics: values['all-metrics'] === true })}`)
+    const adaptive = run.tests.flatMap((t) => (t.adaptive ? [t.adaptive.message] : []))
+    if (adaptive.length > 0) io.stdout(`\nAdaptive repetitions\n${adaptive.map((m) => `- ${m}`).join('\n')}\n`)
     const matrices = networkMatrices(run)
     if (matrices.length > 0) io.stdout(`\nNetwork matrix\n${networkMatrixText(matrices)}`)
     const together = simultaneousTables(run)
@@ -190,6 +206,44 @@ async function checkOutDir(dir: string): Promise<void> {
   if (entries.length > 0) {
     throw new UsageError(`--out ${dir} is not empty${entries.includes(RUN_FILE) ? ' (it holds another run)' : ''}; give a new or empty directory so no run is overwritten`)
   }
+}
+
+interface StatisticsValues {
+  precision?: string | undefined
+  'max-repetitions'?: string | undefined
+  budget?: string | undefined
+  warmup?: boolean | undefined
+  margin?: string | undefined
+}
+
+/** The plan with the command line's precision, warm-up and margin (each checked as the plan's schema checks it). */
+function withStatistics(plan: ComparisonPlan, values: StatisticsValues): ComparisonPlan {
+  const number = (name: string, text: string | undefined): number | undefined => {
+    if (text === undefined) return undefined
+    const n = Number(text)
+    if (text.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number, not "${text}"`)
+    return n
+  }
+  const precision = number('precision', values.precision)
+  const max = number('max-repetitions', values['max-repetitions'])
+  const budget = number('budget', values.budget)
+  const margin = number('margin', values.margin)
+  if (precision === undefined && (max !== undefined || budget !== undefined)) throw new UsageError('--max-repetitions and --budget go with --precision POINTS')
+  const input = {
+    ...plan,
+    ...(precision !== undefined
+      ? { precision: { halfWidthPct: precision, ...(max !== undefined ? { maxRepetitions: max } : {}), ...(budget !== undefined ? { budgetSeconds: budget } : {}) } }
+      : {}),
+    ...(values.warmup ? { warmup: true } : {}),
+    ...(margin !== undefined ? { equivalenceMarginPct: margin } : {})
+  }
+  const checked = ComparisonPlanSchema.safeParse(input)
+  if (!checked.success) {
+    const issue = checked.error.issues[0]
+    const option = { precision: '--precision / --max-repetitions / --budget', equivalenceMarginPct: '--margin' }[String(issue?.path[0])] ?? String(issue?.path.join('.'))
+    throw new UsageError(`${option}: ${issue?.message ?? 'not valid'}`)
+  }
+  return checked.data
 }
 
 function parseRepeat(text: string): number {
@@ -324,6 +378,9 @@ class ProgressPrinter {
         break
       case 'run-started':
         this.line(`Running ${event.jobs} job${event.jobs === 1 ? '' : 's'}.`)
+        break
+      case 'jobs-added':
+        // a round of adaptive repetitions: its 'stage' line said why
         break
       case 'job-started':
         if (!this.ordinal.has(event.jobId)) this.ordinal.set(event.jobId, this.ordinal.size + 1)

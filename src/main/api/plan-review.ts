@@ -1,7 +1,7 @@
 import os from 'node:os'
 import type { z } from 'zod'
 import type { PlanIssue, PlanReview, ReviewJob } from '../../shared/catalog-contract'
-import { ComparisonPlanSchema, type ComparisonPlan } from '../../shared/model/plan'
+import { ComparisonPlanSchema, type ComparisonPlan, type Precision } from '../../shared/model/plan'
 import type { Job, RunTest } from '../../shared/model/run'
 import { sameTargetName, type Target } from '../../shared/model/target'
 import { peerAddressOf, planOfJob, runDirOf, workRootOf } from '../engine/job-commands'
@@ -19,7 +19,7 @@ import type { PeerFacts, TargetFacts } from '../tools/types'
  * and homeOf() say.
  */
 
-/** Stands for the run id in the review's paths (`~/virtbench-work/vb-<run id>/...`). */
+/** Stands for the run id in the review's paths (`~/virtbench-work/vb-<run id>-<target>/...`). */
 export const RUN_ID_PLACEHOLDER = '<run id>'
 
 export interface ReviewContext {
@@ -56,7 +56,22 @@ export function reviewPlan(loose: unknown, ctx: ReviewContext): PlanReview {
     }
   }
   if (stepIssues.length > 0) return notOk(unique(stepIssues))
-  return { ok: true, issues: [], jobs: reviewed, seconds: reviewed.reduce((sum, j) => sum + j.seconds, 0) }
+  const seconds = reviewed.reduce((sum, j) => sum + j.seconds, 0)
+  const extra = plan.precision ? extraRoundsSeconds(plan.precision, tests, jobs) : undefined
+  return { ok: true, issues: [], jobs: reviewed, seconds, ...(extra !== undefined ? { maxSeconds: seconds + extra } : {}) }
+}
+
+/**
+ * The most adaptive repetitions may add: for each test, one round (every side once) for each
+ * repetition between its planned ones and the plan's maximum, within the time budget.
+ */
+function extraRoundsSeconds(precision: Precision, tests: readonly RunTest[], jobs: readonly Job[]): number {
+  let extra = 0
+  for (const test of tests) {
+    const round = jobs.filter((j) => j.testId === test.id && j.kind === 'compare' && j.repetition === 1).reduce((sum, j) => sum + (j.estimatedSeconds ?? 0), 0)
+    extra += round * Math.max(0, precision.maxRepetitions - test.repetitions)
+  }
+  return precision.budgetSeconds !== undefined ? Math.min(extra, precision.budgetSeconds) : extra
 }
 
 function notOk(issues: PlanIssue[]): PlanReview {
@@ -190,7 +205,7 @@ export function homeOf(target: Target, localHome: string = os.homedir()): string
 
 function factsOf(target: Target, plan: ComparisonPlan, ctx: ReviewContext): TargetFacts {
   const home = homeOf(target, ctx.localHome)
-  return { os: 'linux', workDir: runDirOf(workRootOf(plan.storage, home), RUN_ID_PLACEHOLDER), scriptsDir: `${home}/.cache/virtbench/<scripts>` }
+  return { os: 'linux', workDir: runDirOf(workRootOf(plan.storage, home), RUN_ID_PLACEHOLDER, target.name), scriptsDir: `${home}/.cache/virtbench/<scripts>` }
 }
 
 function reviewJob(job: Job, plan: ComparisonPlan, ctx: ReviewContext): ReviewJob {

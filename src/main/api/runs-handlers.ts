@@ -9,8 +9,9 @@ import { PlanError } from '../engine/planner'
 import { continueRun, startRun, TargetLookupError, type RunServices, type StartedRun } from '../engine/start-run'
 import { newRunId } from '../engine/runner'
 import { resourcesDir, scriptsDir } from '../resources'
-import type { SecretStore } from '../ssh/secrets'
+import type { SecretStore } from '../secrets/secrets'
 import type { Session } from '../ssh/types'
+import { describeRun } from '../tools/describe-run'
 import { exportRun, importRun } from '../store/run-archive'
 import { parseRunDocument, RunFileError, RunStore } from '../store/run-store'
 import { TargetsStore } from '../store/targets-store'
@@ -97,7 +98,8 @@ export function createRunsHandlers(svc: RunsServices, hub: EventHub): Pick<Handl
       const started = active.get(id)
       if (started) return started.engine.run
       try {
-        return await store.get(id)
+        // a run written before VirtBench kept its metric definitions gets today's
+        return describeRun(await store.get(id))
       } catch (error) {
         if (error instanceof RunFileError) throw new ApiError('failed', error.message)
         throw error

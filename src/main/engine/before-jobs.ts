@@ -1,11 +1,13 @@
 import type { TargetEnvironment } from '../../shared/model/environment'
 import type { Finding } from '../../shared/model/run'
 import type { ScenarioMismatch } from '../../shared/model/scenario'
+import { TOOLS } from '../tools/registry'
 import type { ToolId } from '../tools/types'
+import { sameMachineFlag, virtualBaselineFlag } from '../../shared/run-comparison'
 import { captureEnvironment } from './environment/capture'
 import { checkScenario } from './environment/scenario-check'
 import { evaluatePreflight, installOffers, probeTarget, runInstall, type PreflightTarget } from './preflight'
-import type { BeforeJobsContext, BeforeJobsResult } from './runner'
+import type { BeforeJobsContext, BeforeJobsResult, EngineTarget } from './runner'
 import { largestNeed } from './working-set'
 
 /** Seconds of CPU sampling for the idle gate. */
@@ -40,9 +42,10 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
     const add = (name: string, tool: ToolId): void => {
       toolsByTarget.set(name, (toolsByTarget.get(name) ?? new Set()).add(tool))
     }
-    // a ping needs nothing on the machine it pings
+    // a ping needs nothing on the machine it pings; a server tool runs on the peer too
     add(job.target, job.tool)
-    if (job.peer && job.tool !== 'ping') add(job.peer, job.tool)
+    const network = TOOLS[job.tool].network
+    if (job.peer && network && network.peerRuns === 'server') add(job.peer, job.tool)
     testsByTarget.set(job.target, (testsByTarget.get(job.target) ?? new Set()).add(job.testId))
   }
 
@@ -130,7 +133,10 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
     })
   )
 
-  // 3. declared scenario vs what the host says
+  // 3. is the baseline the physical host it should be, and are two targets one machine?
+  findings.push(...baselineSanity(ctx.targets, environment))
+
+  // 4. declared scenario vs what the host says
   for (const [hostName, guests] of domainsOf) {
     const hostEnv = environment[hostName]
     for (const { guest, domain } of guests) {
@@ -156,4 +162,40 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
     }
   }
   return { environment, findings, toolPaths }
+}
+
+/**
+ * What makes a comparison compare nothing: a baseline that is itself a virtual machine (every
+ * relative % is then guest against guest), and two targets that are one running system (the same
+ * machine id and boot id: two logins or SSH servers of one machine). Warnings, not errors: a
+ * guest-vs-guest or loopback comparison can be what the person wants, and the results keep saying it.
+ */
+export function baselineSanity(targets: readonly EngineTarget[], environment: Record<string, TargetEnvironment | undefined>): Finding[] {
+  const findings: Finding[] = []
+  const baseline = targets.find((t) => t.role === 'baseline')
+  if (!baseline) return findings
+  const baselineEnv = environment[baseline.name]
+  const virtual = virtualBaselineFlag(baseline.label, baselineEnv)
+  if (virtual) {
+    findings.push({
+      severity: 'warning',
+      target: baseline.name,
+      code: 'baseline-virtual',
+      message: virtual.message.slice(0, virtual.message.length - (virtual.explanation?.length ?? 0)).trim(),
+      fix: virtual.explanation ?? ''
+    })
+  }
+  for (const t of targets) {
+    if (t === baseline || t.role === 'peer') continue
+    const same = sameMachineFlag(baseline.label, baselineEnv, t.label, environment[t.name])
+    if (!same) continue
+    findings.push({
+      severity: 'warning',
+      target: t.name,
+      code: 'same-machine',
+      message: same.message.slice(0, same.message.length - (same.explanation?.length ?? 0)).trim(),
+      fix: same.explanation ?? ''
+    })
+  }
+  return findings
 }

@@ -1,4 +1,4 @@
-import type { StorageTarget } from '../../shared/model/plan'
+import { DEFAULT_WORK_DIR, type StorageTarget } from '../../shared/model/plan'
 import type { Job } from '../../shared/model/run'
 import type { Scenario } from '../../shared/model/scenario'
 import { TOOLS } from '../tools/registry'
@@ -11,8 +11,6 @@ import type { PeerFacts, Plan, TargetFacts } from '../tools/types'
  * (plans:review) from the inventory alone, before anything is connected.
  */
 
-/** The work directory a plan's storage tests use before `~` is expanded. */
-export const DEFAULT_WORK_ROOT = '~/virtbench-work'
 
 /** `~` and `~/x` in `home`; other paths with trailing slashes dropped ("/" stays "/"). */
 export function expandTilde(p: string, home: string): string {
@@ -23,12 +21,17 @@ export function expandTilde(p: string, home: string): string {
 
 /** The storage root on a target: the plan's work directory (the default one for a raw-device plan), `~` expanded. */
 export function workRootOf(storage: StorageTarget, homeDir: string): string {
-  return expandTilde(storage.kind === 'directory' ? storage.path : DEFAULT_WORK_ROOT, homeDir)
+  return expandTilde(storage.kind === 'directory' ? storage.path : DEFAULT_WORK_DIR, homeDir)
 }
 
-/** `<root>/vb-<run id>`: test files and job folders of one run on one target. */
-export function runDirOf(root: string, runId: string): string {
-  return `${root}/vb-${runId}`
+/**
+ * `<root>/vb-<run id>-<target>`: test files and job folders of one run on one target. The target's
+ * name is part of it, so two targets that are one machine (two logins, a loopback test) never
+ * share a folder, and one's cleanup cannot remove the other's files.
+ */
+export function runDirOf(root: string, runId: string, target: string): string {
+  const slug = target.toLowerCase().replace(/[^a-z0-9._-]+/g, '_').slice(0, 40) || 'target'
+  return `${root}/vb-${runId}-${slug}`
 }
 
 /** What picking a peer's address needs to know of it. */

@@ -4,6 +4,7 @@ import type { Job, RunTest } from '../../shared/model/run'
 import type { Aggregate } from '../../shared/model/tool-ids'
 import { PACKS, packTests } from '../tools/packs'
 import { TOOLS } from '../tools/registry'
+import { jobId } from './adaptive'
 
 /**
  * The planner: a comparison plan becomes the run's tests (packs expanded, parameters checked by
@@ -91,14 +92,13 @@ export function expandTests(plan: ComparisonPlan): RunTest[] {
 /** With a raw device as the storage target, storage tests that can use one are pointed at it. */
 function applyStorage(plan: ComparisonPlan, tests: RunTest[]): RunTest[] {
   if (plan.storage.kind !== 'device') return tests
-  const device = plan.storage.path
+  const { path: device, confirm } = plan.storage
   const problems: string[] = []
   const pointed = tests.map((t) => {
-    if (t.tool !== 'fio' && t.tool !== 'dd') return t
-    const params = { ...t.params, device, deviceWriteConfirmed: plan.storage.kind === 'device' && plan.storage.confirm === device }
-    delete (params as Record<string, unknown>).filename
-    delete (params as Record<string, unknown>).fileName
-    const checked = TOOLS[t.tool].params.safeParse(params)
+    const tool = TOOLS[t.tool]
+    if (!tool.rawDevice) return t
+    const params = tool.rawDevice.withDevice(t.params, device, confirm === device)
+    const checked = tool.params.safeParse(params)
     if (!checked.success) {
       problems.push(`${t.id}: cannot run on ${device}: ${checked.error.issues[0]?.message ?? 'invalid'}`)
       return t
@@ -132,9 +132,10 @@ export function peerOf(plan: ComparisonPlan, side: Side): string {
 }
 
 /**
- * The jobs of a run, in the order they run: for each test, its repetitions, and within one
- * repetition each side in turn (interleaved, A B A B) or all repetitions of one side first
- * (grouped). Network tests add the matrix of every ordered pair when the plan asks for it.
+ * The jobs of a run, in the order they run: for each test, a warm-up run per side when the plan
+ * asks for one, then its repetitions, and within one repetition each side in turn (interleaved,
+ * A B A B) or all repetitions of one side first (grouped). Network tests add the matrix of every
+ * ordered pair when the plan asks for it.
  */
 export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[] {
   const sides = sidesOf(plan)
@@ -143,9 +144,9 @@ export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[]
     const tool = TOOLS[test.tool]
     const params = group?.params ?? test.params
     jobs.push({
-      id: `j${String(jobs.length + 1).padStart(4, '0')}`,
+      id: jobId(jobs.length + 1),
       testId: test.id,
-      title: test.title,
+      title: kind === 'warmup' ? `${test.title} (warm-up)` : test.title,
       tool: test.tool,
       params,
       target: side.target,
@@ -163,8 +164,11 @@ export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[]
     })
   }
   for (const test of tests) {
-    const needsPeer = TOOLS[test.tool].needsPeer
+    const network = TOOLS[test.tool].network
+    const needsPeer = network !== false
     const peerFor = (side: Side): string | undefined => (needsPeer ? peerOf(plan, side) : undefined)
+    // a warm-up run per side first: kept with the run, never compared
+    if (plan.warmup) for (const side of sides) push(test, side, 1, 'warmup', peerFor(side))
     if (plan.schedule.order === 'interleaved') {
       for (let r = 1; r <= test.repetitions; r++) for (const side of sides) push(test, side, r, 'compare', peerFor(side))
     } else {
@@ -192,25 +196,14 @@ export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[]
       }
       const clients = sides.filter((s) => s.target.toLowerCase() !== peer.toLowerCase())
       for (let r = 1; r <= test.repetitions; r++) {
-        clients.forEach((side, index) => push(test, side, r, 'simultaneous', peer, { id: `${test.id}/r${r}`, params: ownPort(test, index) }))
+        clients.forEach((side, index) => {
+          const params = network && network.nthClient ? network.nthClient(test.params, index) : test.params
+          push(test, side, r, 'simultaneous', peer, { id: `${test.id}/r${r}`, params })
+        })
       }
     }
   }
   return jobs
-}
-
-/** Default server ports of the tools whose servers serve one client each. */
-const DEFAULT_PORTS: Partial<Record<RunTest['tool'], number>> = { iperf3: 5201, iperf: 5001 }
-
-/**
- * The parameters of the `index`-th of several clients running at once against one peer: each
- * talks to a server of its own, on the test's port plus `index` (study 000 used 5001 and 12000).
- */
-function ownPort(test: RunTest, index: number): Record<string, unknown> {
-  const base = DEFAULT_PORTS[test.tool]
-  if (base === undefined || index === 0) return test.params
-  const port = typeof test.params.port === 'number' ? test.params.port : base
-  return { ...test.params, port: port + index }
 }
 
 /** The aggregation a test uses (for the comparison). */

@@ -1,18 +1,22 @@
 import { randomBytes } from 'node:crypto'
 import type { ComparisonPlan } from '../../shared/model/plan'
-import type { Finding, Job, RunDocument, RunEvent, RunStatus, RunTarget, StepRecord } from '../../shared/model/run'
+import type { CpuWindow, Finding, Job, RunDocument, RunEvent, RunStatus, RunTarget, StepRecord } from '../../shared/model/run'
 import { RUN_KIND, RUN_VERSION } from '../../shared/model/run'
 import type { Scenario } from '../../shared/model/scenario'
 import { quoteSh } from '../../shared/shell-quote'
 import type { Session, SudoMode } from '../ssh/types'
 import type { RunFolder } from '../store/run-store'
-import { TOOLS } from '../tools/registry'
-import type { AnyBenchmarkTool, PeerFacts, Plan, RemoteStep, TargetFacts, ToolId } from '../tools/types'
-import { runDetached, sweepLeftovers } from './detached'
+import { metricDefsOf, withPrimary } from '../tools/describe-run'
+import { TOOLS, testCategories } from '../tools/registry'
+import type { AnyBenchmarkTool, PeerFacts, Plan, RemoteStep, StepOutput, TargetFacts, ToolId } from '../tools/types'
+import { BoundedOutput, type KeptOutput } from './bounded-output'
+import { DEFAULT_KEEP_BYTES, diskNote, runDetached, statusProblem, stopLeftJobs, sweepLeftovers, type DetachedResult } from './detached'
 import { followLog } from './live-log'
 import { startDiskMonitor, type DiskMonitor } from './monitor/monitor'
 import { pickDevices, summarize } from './monitor/diskstats'
 import { peerAddressOf, runDirOf, workRootOf } from './job-commands'
+import { insertRound, nextStep, repetitionsOf, roundJobs } from './adaptive'
+import { CPU_SNAPSHOT_SCRIPT, cpuSnapshotOf, cpuWindowOf, disturbance, toolCpuSecondsOf, type CpuSnapshot } from './contamination'
 import { expandTests, planJobs, sidesOf } from './planner'
 
 /**
@@ -53,6 +57,8 @@ export interface EngineDeps {
   reattachForMs?: number
   /** Seconds between progress events of a running job (default 1). */
   progressEverySeconds?: number
+  /** Bytes of each step's stdout and stderr kept: all of a shorter output, else its first and last halves (default 4 MiB). */
+  outputKeepBytes?: number
   /** Stream each running step's output as job-log events (the app's live log; off for the CLI and the bench). */
   liveLog?: boolean
   /**
@@ -63,7 +69,7 @@ export interface EngineDeps {
 }
 
 export interface BeforeJobsResult {
-  environment?: Record<string, unknown>
+  environment?: RunDocument['environment']
   findings?: Finding[]
   /** Tools found off PATH, per target name (UnixBench's folder). */
   toolPaths?: Record<string, Partial<Record<ToolId, string>>>
@@ -89,7 +95,7 @@ export function newRunId(now = new Date()): string {
 
 /** A new run document for `plan` (tests expanded, jobs queued); throws PlanError on bad tests. */
 export function createRunDocument(plan: ComparisonPlan, targets: readonly EngineTarget[], appVersion: string, id = newRunId()): RunDocument {
-  const tests = expandTests(plan)
+  const tests = expandTests(plan).map(withPrimary)
   const now = new Date().toISOString()
   return {
     kind: RUN_KIND,
@@ -114,7 +120,8 @@ export function createRunDocument(plan: ComparisonPlan, targets: readonly Engine
     })),
     environment: {},
     preflight: [],
-    jobs: planJobs(plan, tests)
+    jobs: planJobs(plan, tests),
+    metrics: metricDefsOf(tests.map((t) => t.tool))
   }
 }
 
@@ -131,7 +138,7 @@ interface TargetState {
   scripts: string
   /** Expanded storage root (`~/virtbench-work` made absolute). */
   root: string
-  /** `<root>/vb-<run id>`: test files and job folders of this run. */
+  /** `<root>/vb-<run id>-<target>`: test files and job folders of this run on this target. */
   runDir: string
   facts: TargetFacts
   /** The addresses the machine has (`ip -o addr`, `hostname -I`), read once when a server needs them. */
@@ -152,6 +159,8 @@ function isIpLiteral(value: string): boolean {
 }
 
 const LOG_TAIL_LINES = 15
+/** The most of a server's output held as text while waiting for a line in it. */
+const OUTPUT_WATCH_CHARS = 256 * 1024
 const READY_TIMEOUT_MS = 15_000
 
 export class RunEngine {
@@ -225,8 +234,7 @@ export class RunEngine {
         if (blocking.length > 0) throw new PreflightFailed(blocking)
       }
       this.filesLastUsed = this.lastUseOfFiles(pending)
-      if (this.run.plan.schedule.parallelTargets) await this.runParallel(pending, signal)
-      else await this.runInOrder(pending, signal)
+      await this.runScheduled(pending, signal)
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error)
     } finally {
@@ -267,7 +275,7 @@ export class RunEngine {
       const { remoteDir } = await session.ensureScripts(this.deps.scriptsDir)
       const storage = this.run.plan.storage
       const root = workRootOf(storage, facts.homeDir)
-      const runDir = runDirOf(root, this.run.id)
+      const runDir = runDirOf(root, this.run.id, target.name)
       const swept = await sweepLeftovers(session, remoteDir, root, this.run.id).catch(() => [])
       for (const dir of swept) this.stage(`Removed leftovers of an earlier run on ${target.name}: ${dir}`, target.name)
       const setup = await session.exec(
@@ -279,6 +287,9 @@ export class RunEngine {
           `cannot create the work directory ${runDir} on ${target.name}: ${(setup.stderr ?? Buffer.alloc(0)).toString('utf8').trim() || `exit ${setup.exitCode}`}. Choose a writable directory in the plan's storage.`
         )
       }
+      // a VirtBench killed during this run (resumed now) left its job running: it would measure beside the new one
+      const left = await stopLeftJobs(session, remoteDir, runDir, target.sudo).catch(() => [])
+      for (const dir of left) this.stage(`Stopped a job that an earlier VirtBench left running on ${target.name}: ${dir}`, target.name)
       this.states.set(target.name.toLowerCase(), {
         target,
         session,
@@ -310,6 +321,47 @@ export class RunEngine {
   }
 
   // ---- jobs --------------------------------------------------------------------------------
+
+  /** The jobs in the plan's schedule; with a plan's precision, each test's planned jobs and then its extra rounds. */
+  private async runScheduled(pending: readonly Job[], signal: AbortSignal): Promise<void> {
+    const runJobs = (jobs: readonly Job[]): Promise<void> => (this.run.plan.schedule.parallelTargets ? this.runParallel(jobs, signal) : this.runInOrder(jobs, signal))
+    const precision = this.run.plan.precision
+    if (!precision) return runJobs(pending)
+    const byTest = new Map<string, Job[]>()
+    for (const job of pending) byTest.set(job.testId, [...(byTest.get(job.testId) ?? []), job])
+    let spentSeconds = 0
+    for (const [testId, jobs] of byTest) {
+      await runJobs(jobs)
+      if (!this.run.jobs.some((j) => j.testId === testId && j.kind === 'compare')) continue
+      for (;;) {
+        if (signal.aborted) {
+          this.folder.update((doc) => {
+            const test = doc.tests.find((t) => t.id === testId)
+            if (test) test.adaptive = { repetitions: repetitionsOf(doc, testId), stoppedBecause: 'cancelled', message: `${test.title}: cancelled` }
+          })
+          return
+        }
+        const round = roundJobs(this.run, testId)
+        const roundSeconds = round.reduce((s, j) => s + (j.estimatedSeconds ?? 0), 0)
+        const step = nextStep(this.run, testId, precision, spentSeconds, roundSeconds)
+        if (!step.more) {
+          this.folder.update((doc) => {
+            const test = doc.tests.find((t) => t.id === testId)
+            if (test) test.adaptive = step.stop
+          })
+          this.stage(step.stop.message)
+          break
+        }
+        this.stage(step.message)
+        this.folder.update((doc) => insertRound(doc, testId, round))
+        this.filesLastUsed = this.lastUseOfFiles(this.run.jobs.filter((j) => j.status === 'queued'))
+        this.emit({ type: 'jobs-added', runId: this.run.id, jobIds: round.map((j) => j.id) })
+        const started = Date.now()
+        await runJobs(round)
+        spentSeconds += (Date.now() - started) / 1000
+      }
+    }
+  }
 
   private async runParallel(jobs: readonly Job[], signal: AbortSignal): Promise<void> {
     // jobs of one target in order; targets side by side; network jobs (two machines) after
@@ -354,6 +406,7 @@ export class RunEngine {
       job.warnings = []
       delete job.error
       delete job.endedAt
+      delete job.contamination
     })
     this.emit({ type: 'job-started', runId, jobId: job.id, attempt, ...(job.estimatedSeconds !== undefined ? { estimatedSeconds: job.estimatedSeconds } : {}) })
     const ticker = this.progressTicker(job, started)
@@ -418,8 +471,9 @@ export class RunEngine {
     const peerFacts: PeerFacts | undefined = peer ? { ...peer.facts, address: peerAddressOf(peer.target, target.target.scenario) } : undefined
     const params = peer && peerFacts ? await this.boundToAddress(job, tool.params.parse(job.params), peer, peerFacts.address) : tool.params.parse(job.params)
     const plan: Plan = tool.plan(params, { target: target.facts, ...(peerFacts ? { peer: peerFacts } : {}) })
-    const servers: { stop: () => Promise<StepRecord>; record: StepRecord }[] = []
-    let measured: { stdout: string; stderr: string; exitCode: number | null; step: RemoteStep } | undefined
+    const servers: RunningServer[] = []
+    let measured: MeasuredStep | undefined
+    let background: StepOutput['background']
     let failure: string | undefined
     let logTail: string | undefined
     const prefix = `${job.id}-a${attempt}`
@@ -440,48 +494,38 @@ export class RunEngine {
         }
         const record: StepRecord = { id: step.id, on: where.target.name, command: step.script, startedAt: new Date().toISOString(), ...(step.measured ? { measured: true } : {}) }
         this.folder.update(() => job.steps.push(record))
-        const monitors = step.measured && tool.categories.includes('storage') ? await this.startMonitors(where, step.timeoutSeconds, signal) : []
-        const jobDir = `${where.runDir}/.jobs/${prefix}-${step.id}`
-        const live = this.deps.liveLog
-          ? followLog(where.session, where.scripts, jobDir, (stream, text) => this.emit({ type: 'job-log', runId: this.run.id, jobId: job.id, stream, text }))
-          : undefined
-        const result = await runDetached(where.session, where.scripts, {
-          dir: jobDir,
-          script: step.script,
-          timeoutSeconds: step.timeoutSeconds,
-          ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}),
-          signal,
-          ...(this.deps.reattachForMs !== undefined ? { reattachForMs: this.deps.reattachForMs } : {}),
-          onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
-        })
-        await live?.finish(result)
-        if (monitors.length > 0) await this.collectMonitors(job, prefix, monitors)
-        const stdoutFile = await this.folder.writeRaw(`${prefix}-${step.id}.stdout`, result.stdout)
-        const stderrFile = await this.folder.writeRaw(`${prefix}-${step.id}.stderr`, result.stderr)
+        const monitors = step.measured && testCategories(tool, params).includes('storage') ? await this.startMonitors(where, step.timeoutSeconds, signal) : []
+        const cpuBefore = step.measured ? await this.cpuSnapshots(where) : []
+        const { result, stdout: keptOut, stderr: keptErr } = await this.runDetachedStep(job, tool.name, step, where, record, prefix, monitors, signal)
+        if (cpuBefore.length > 0) await this.recordContamination(job, where, cpuBefore, jobDirOf(where, prefix, step))
         const exitCode = typeof result.status === 'number' ? result.status : null
+        const failed = exitCode === null || !step.okExitCodes.includes(exitCode)
+        const problem = statusProblem(result, step.timeoutSeconds, where.target.name)
+        const disk = failed ? diskNote(result, where.target.name, jobDirOf(where, prefix, step)) : ''
         this.folder.update(() => {
-          record.endedAt = new Date().toISOString()
           record.exitCode = exitCode
-          record.stdoutFile = stdoutFile
-          record.stderrFile = stderrFile
-          if (result.status === 'timeout') record.error = `stopped after its limit of ${step.timeoutSeconds} s`
-          if (result.status === 'lost') record.error = 'the job ended without an exit status (killed from outside, or the target rebooted)'
-          if (result.status === 'cancelled') record.error = 'cancelled'
+          if (problem) record.error = `${problem}${disk}`
+          for (const note of droppedNotes(step.id, { stdout: keptOut, stderr: keptErr })) job.warnings.push(note)
         })
         if (result.status === 'cancelled') break
-        const stdout = result.stdout.toString('utf8')
-        const stderr = result.stderr.toString('utf8')
-        logTail = tail(`${stdout}\n${stderr}`)
+        const stdout = keptOut.data.toString('utf8')
+        const stderr = keptErr.data.toString('utf8')
+        logTail = tailLines(stdout, stderr)
+        const stepFailure = (): string =>
+          `step ${step.id} on ${where.target.name} ${problem ?? `exited with ${exitCode}`}: ${firstLine(stderr) || firstLine(stdout) || 'no output'}${disk}`
         if (step.measured) {
-          measured = { stdout, stderr, exitCode, step }
-        } else if (exitCode === null || !step.okExitCodes.includes(exitCode)) {
-          failure = `step ${step.id} on ${where.target.name} ${record.error ?? `exited with ${exitCode}`}: ${firstLine(stderr) || firstLine(stdout) || 'no output'}`
+          measured = { stdout, stderr, exitCode, step, ...(problem ? { problem: stepFailure() } : disk ? { diskNote: disk } : {}) }
+        } else if (failed) {
+          failure = stepFailure()
           break
         }
       }
+      // a server that reports the last part of the test itself (iperf 2's way back) is given the time to
+      if (measured && !measured.problem && !signal.aborted) for (const server of servers) await server.reported()
     } finally {
       for (const server of servers) {
-        await server.stop()
+        const said = await server.stop()
+        background ??= said
         this.folder.update(() => undefined)
       }
       await this.removeTestFiles(job, plan)
@@ -489,7 +533,10 @@ export class RunEngine {
     if (signal.aborted) return { status: 'cancelled', samples: [], warnings: [], error: 'cancelled' }
     if (failure) return { status: 'failed', samples: [], warnings: [], error: failure, ...(logTail ? { logTail } : {}) }
     if (!measured) return { status: 'failed', samples: [], warnings: [], error: 'the measured step did not run' }
-    const parsed = tool.parse({ stdout: measured.stdout, stderr: measured.stderr, exitCode: measured.exitCode }, params)
+    const parsed = tool.parse({ stdout: measured.stdout, stderr: measured.stderr, exitCode: measured.exitCode, ...(background ? { background } : {}) }, params)
+    if (measured.problem) {
+      return { status: 'failed', samples: [], warnings: parsed.ok ? parsed.warnings : [], error: measured.problem, ...(logTail ? { logTail } : {}) }
+    }
     const exitOk = measured.exitCode !== null && measured.step.okExitCodes.includes(measured.exitCode)
     if (!parsed.ok) {
       const how = measured.exitCode === null ? 'did not finish' : `exited with ${measured.exitCode}`
@@ -497,7 +544,7 @@ export class RunEngine {
         status: 'failed',
         samples: [],
         warnings: [],
-        error: `${tool.name} ${how}: ${parsed.error.reason}${parsed.error.excerpt ? ` ("${parsed.error.excerpt}")` : ''}`,
+        error: `${tool.name} ${how}: ${parsed.error.reason}${parsed.error.excerpt ? ` ("${parsed.error.excerpt}")` : ''}${measured.diskNote ?? ''}`,
         ...(logTail ? { logTail } : {})
       }
     }
@@ -506,7 +553,7 @@ export class RunEngine {
         status: 'failed',
         samples: parsed.samples,
         warnings: parsed.warnings,
-        error: `${tool.name} exited with ${measured.exitCode ?? 'no status'}: ${firstLine(measured.stderr) || 'no message'}`,
+        error: `${tool.name} exited with ${measured.exitCode ?? 'no status'}: ${firstLine(measured.stderr) || 'no message'}${measured.diskNote ?? ''}`,
         ...(logTail ? { logTail } : {})
       }
     }
@@ -532,6 +579,44 @@ export class RunEngine {
     return started
   }
 
+  /** The machines that a job's contamination is read on: where it runs, and its physical host when the run has a session there. */
+  private contaminationMachines(where: TargetState): TargetState[] {
+    const host = where.target.hostName ? this.states.get(where.target.hostName.toLowerCase()) : undefined
+    return host && host !== where ? [where, host] : [where]
+  }
+
+  /** /proc/stat and the load on each machine just before a measured step (never fails a job: a machine that cannot tell is left out). */
+  private async cpuSnapshots(where: TargetState): Promise<{ state: TargetState; snapshot: CpuSnapshot }[]> {
+    const read = async (state: TargetState): Promise<{ state: TargetState; snapshot: CpuSnapshot } | undefined> => {
+      const result = await state.session.exec({ script: CPU_SNAPSHOT_SCRIPT }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
+      const snapshot = result ? cpuSnapshotOf((result.stdout ?? Buffer.alloc(0)).toString('utf8'), Date.now()) : undefined
+      return snapshot ? { state, snapshot } : undefined
+    }
+    const found = await Promise.all(this.contaminationMachines(where).map(read))
+    return found.filter((f): f is { state: TargetState; snapshot: CpuSnapshot } => f !== undefined)
+  }
+
+  /** The CPU windows of a measured step, and whether something disturbed it (the comparison flags it). */
+  private async recordContamination(job: Job, where: TargetState, before: { state: TargetState; snapshot: CpuSnapshot }[], jobDir: string): Promise<void> {
+    const windows = await Promise.all(
+      before.map(async ({ state, snapshot }) => {
+        const own = state === where
+        const script = own ? `${CPU_SNAPSHOT_SCRIPT}; echo times; cat ${quoteSh(`${jobDir}/times`)} 2>/dev/null` : CPU_SNAPSHOT_SCRIPT
+        const result = await state.session.exec({ script }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
+        const text = (result?.stdout ?? Buffer.alloc(0)).toString('utf8')
+        const [stat = '', times = ''] = text.split('\ntimes\n')
+        const after = cpuSnapshotOf(stat, Date.now())
+        return after ? cpuWindowOf(state.target.name, snapshot, after, own ? toolCpuSecondsOf(times) : undefined) : undefined
+      })
+    )
+    const kept = windows.filter((w): w is CpuWindow => w !== undefined)
+    if (kept.length === 0) return
+    const disturbed = disturbance(kept)
+    this.folder.update(() => {
+      job.contamination = { windows: kept, ...(disturbed ? { disturbed } : {}) }
+    })
+  }
+
   private async collectMonitors(job: Job, prefix: string, monitors: { name: string; monitor: DiskMonitor }[]): Promise<void> {
     const activity: NonNullable<Job['monitor']> = []
     for (const { name, monitor } of monitors) {
@@ -549,57 +634,123 @@ export class RunEngine {
     if (activity.length > 0) this.folder.update(() => (job.monitor = activity))
   }
 
-  /** Starts a server step (plain exec, stopped after the measured step) and waits until it is ready. */
-  private async startServer(
-    where: TargetState,
+  /**
+   * Runs one step detached on its machine with its output streamed to the run folder's raw files,
+   * which are kept however the step ends (a target that is gone keeps what had arrived).
+   */
+  private async runDetachedStep(
+    job: Job,
+    toolName: string,
     step: RemoteStep,
+    where: TargetState,
+    record: StepRecord,
     prefix: string,
+    monitors: { name: string; monitor: DiskMonitor }[],
     signal: AbortSignal
-  ): Promise<{ stop: () => Promise<StepRecord>; record: StepRecord }> {
+  ): Promise<{ result: DetachedResult; stdout: KeptOutput; stderr: KeptOutput }> {
+    const dir = jobDirOf(where, prefix, step)
+    const output = await this.openOutput(prefix, step.id)
+    const live = this.deps.liveLog
+      ? followLog(where.session, where.scripts, dir, (stream, text) => this.emit({ type: 'job-log', runId: this.run.id, jobId: job.id, stream, text }))
+      : undefined
+    let result: DetachedResult
+    let kept: { stdout: KeptOutput; stderr: KeptOutput }
+    try {
+      result = await runDetached(where.session, where.scripts, {
+        dir,
+        script: step.script,
+        timeoutSeconds: step.timeoutSeconds,
+        what: `step '${step.id}' of ${toolName}`,
+        ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}),
+        signal,
+        output,
+        keepBytes: this.keepBytes(),
+        ...(this.deps.reattachForMs !== undefined ? { reattachForMs: this.deps.reattachForMs } : {}),
+        onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
+      })
+    } finally {
+      kept = { stdout: await output.stdout.close(), stderr: await output.stderr.close() }
+      await live?.finish({ stdout: kept.stdout.data, stderr: kept.stderr.data })
+      if (monitors.length > 0) await this.collectMonitors(job, prefix, monitors)
+      this.folder.update(() => {
+        record.endedAt = new Date().toISOString()
+        record.stdoutFile = kept.stdout.file
+        record.stderrFile = kept.stderr.file
+      })
+    }
+    return { result, ...kept }
+  }
+
+  private keepBytes(): number {
+    return this.deps.outputKeepBytes ?? DEFAULT_KEEP_BYTES
+  }
+
+  /** A step's stdout and stderr, each kept in the run folder's raw files with its first and last halves. */
+  private async openOutput(prefix: string, stepId: string): Promise<{ stdout: BoundedOutput; stderr: BoundedOutput }> {
+    const half = Math.floor(this.keepBytes() / 2)
+    const open = async (stream: 'stdout' | 'stderr'): Promise<BoundedOutput> =>
+      new BoundedOutput(await this.folder.openRaw(`${prefix}-${stepId}.${stream}`), half, half)
+    return { stdout: await open('stdout'), stderr: await open('stderr') }
+  }
+
+  /** Starts a server step (plain exec, stopped after the measured step) and waits until it is ready. */
+  private async startServer(where: TargetState, step: RemoteStep, prefix: string, signal: AbortSignal): Promise<RunningServer> {
     const control = new AbortController()
     const onAbort = (): void => control.abort()
     signal.addEventListener('abort', onAbort, { once: true })
     const record: StepRecord = { id: step.id, on: where.target.name, command: step.script, background: true, startedAt: new Date().toISOString() }
-    let seen = ''
-    let ready: () => void = () => undefined
-    const readyNow = new Promise<void>((resolve) => (ready = resolve))
-    const watch = (chunk: Buffer): void => {
-      if (seen.length < 65_536) seen += chunk.toString('utf8')
-      if (!step.readyPattern || step.readyPattern.test(seen)) ready()
-    }
+    const output = await this.openOutput(prefix, step.id)
+    const said = new OutputWatch()
     const running = where.session.exec(
       { script: step.script },
-      { signal: control.signal, timeoutMs: step.timeoutSeconds * 1000, onStdout: watch, onStderr: watch, capture: { maxBytes: 4 * 1024 * 1024 }, ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}) }
+      {
+        signal: control.signal,
+        timeoutMs: step.timeoutSeconds * 1000,
+        onStdout: (chunk) => {
+          said.push(chunk)
+          return output.stdout.write(chunk)
+        },
+        onStderr: (chunk) => {
+          said.push(chunk)
+          return output.stderr.write(chunk)
+        },
+        ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {})
+      }
     )
     running.catch(() => undefined)
-    if (!step.readyPattern) ready()
     const ended = running.then(
-      () => 'ended' as const,
-      () => 'ended' as const
+      () => undefined,
+      () => undefined
     )
-    const first = await Promise.race([readyNow.then(() => 'ready' as const), ended, sleep(READY_TIMEOUT_MS).then(() => 'slow' as const)])
-    if (first !== 'ready') {
+    const first = step.readyPattern ? await said.until(step.readyPattern, READY_TIMEOUT_MS, ended) : 'matched'
+    if (first !== 'matched') {
       const result = await running.catch((e: unknown) => e)
       const why =
         result instanceof Error
           ? result.message
-          : `it ${first === 'slow' ? `did not say it was ready within ${READY_TIMEOUT_MS / 1000} s` : 'ended before it was ready'}: ${firstLine(seen) || 'no output'}`
+          : `it ${first === 'late' ? `did not say it was ready within ${READY_TIMEOUT_MS / 1000} s` : 'ended before it was ready'}: ${firstLine(said.text) || 'no output'}`
       record.error = `the ${step.id} on ${where.target.name} did not start: ${why}`
     }
-    const stop = async (): Promise<StepRecord> => {
+    const reported = async (): Promise<void> => {
+      if (step.finalReport) await said.until(step.finalReport.pattern, step.finalReport.withinSeconds * 1000, ended)
+    }
+    const stop = async (): Promise<{ stdout: string; stderr: string }> => {
       control.abort()
       signal.removeEventListener('abort', onAbort)
       const result = await running.catch(() => undefined)
-      record.endedAt = new Date().toISOString()
-      if (result) {
-        record.exitCode = result.exitCode
-        record.signal = result.signal
-        record.stdoutFile = await this.folder.writeRaw(`${prefix}-${step.id}.stdout`, result.stdout ?? Buffer.alloc(0))
-        record.stderrFile = await this.folder.writeRaw(`${prefix}-${step.id}.stderr`, result.stderr ?? Buffer.alloc(0))
-      }
-      return record
+      const kept = { stdout: await output.stdout.close(), stderr: await output.stderr.close() }
+      this.folder.update(() => {
+        record.endedAt = new Date().toISOString()
+        if (result) {
+          record.exitCode = result.exitCode
+          record.signal = result.signal
+        }
+        record.stdoutFile = kept.stdout.file
+        record.stderrFile = kept.stderr.file
+      })
+      return { stdout: kept.stdout.data.toString('utf8'), stderr: kept.stderr.data.toString('utf8') }
     }
-    return { stop, record }
+    return { record, reported, stop }
   }
 
   /**
@@ -646,11 +797,11 @@ export class RunEngine {
    * private address) cannot be bound: the server then listens on all addresses, and the job says so.
    */
   private async boundToAddress(job: Job, params: unknown, peer: TargetState, address: string): Promise<unknown> {
-    if (job.tool !== 'iperf3' && job.tool !== 'iperf') return params
-    const p = params as { serverBind?: string; serverOn?: string }
-    if (p.serverBind !== undefined || (p.serverOn ?? 'peer') !== 'peer') return params
+    const network = this.toolOf(job.tool).network
+    const bound = network && network.bindServer ? network.bindServer(params as Record<string, unknown>, address) : undefined
+    if (!bound) return params
     const local = await this.localAddressesOf(peer)
-    if (local.has(address.toLowerCase())) return { ...p, serverBind: address }
+    if (local.has(address.toLowerCase())) return bound
     if (isIpLiteral(address)) {
       const note = `${address} is not an address of ${peer.target.name} (a NAT'd public address?): its ${job.tool} server listened on all its addresses`
       this.folder.update(() => {
@@ -712,12 +863,103 @@ function finalStatus(jobs: readonly Job[], cancelled: boolean, failure: string |
   return jobs.every((j) => j.status === 'succeeded') ? 'completed' : 'failed'
 }
 
+/** The first line of `text` that is not blank, trimmed to 300 characters; read from the start only (an output can be megabytes). */
 function firstLine(text: string): string {
-  return (text.split('\n').find((l) => l.trim() !== '') ?? '').trim().slice(0, 300)
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf('\n', at)
+    const line = text.slice(at, end < 0 ? text.length : end).trim()
+    if (line !== '') return line.slice(0, 300)
+    if (end < 0) break
+    at = end + 1
+  }
+  return ''
 }
 
-function tail(text: string): string {
-  return text.trimEnd().split('\n').slice(-LOG_TAIL_LINES).join('\n')
+/** The last LOG_TAIL_LINES lines of stdout and stderr one after the other, found from their ends (an output can be megabytes). */
+function tailLines(stdout: string, stderr: string): string {
+  const last = (text: string, n: number): string[] => {
+    const lines: string[] = []
+    let end = text.trimEnd().length
+    while (lines.length < n && end > 0) {
+      const start = text.lastIndexOf('\n', end - 1) + 1
+      lines.unshift(text.slice(start, end))
+      end = start - 1
+    }
+    return lines
+  }
+  const fromErr = last(stderr, LOG_TAIL_LINES)
+  return [...last(stdout, LOG_TAIL_LINES - fromErr.length), ...fromErr].join('\n')
+}
+
+/** A measured step that ran: its output, and why it failed however it parses (a timeout, a full disk). */
+interface MeasuredStep {
+  stdout: string
+  stderr: string
+  exitCode: number | null
+  step: RemoteStep
+  problem?: string
+  /** Added to a failure's message: the target's disk was full when the step ended. */
+  diskNote?: string
+}
+
+/** A background step (a network test's server) while the measured step runs. */
+interface RunningServer {
+  record: StepRecord
+  /** Waits (with the step's own limit) for the report a server prints after the measured step ended. */
+  reported(): Promise<void>
+  /** Stops it; what it printed (as kept in the raw files). */
+  stop(): Promise<{ stdout: string; stderr: string }>
+}
+
+/**
+ * The output of a running command as text (its last 256 KiB), and waits for a pattern in it with a
+ * deadline: a server's ready line, its final report.
+ */
+class OutputWatch {
+  private seen = ''
+  private readonly waiting = new Set<() => void>()
+
+  get text(): string {
+    return this.seen
+  }
+
+  push(chunk: Buffer): void {
+    this.seen += chunk.toString('utf8')
+    if (this.seen.length > OUTPUT_WATCH_CHARS) this.seen = this.seen.slice(-OUTPUT_WATCH_CHARS / 2)
+    for (const check of this.waiting) check()
+  }
+
+  /** Resolves when the text matches `pattern`, when `ended` settles first, or after `ms`. */
+  until(pattern: RegExp, ms: number, ended: Promise<unknown>): Promise<'matched' | 'ended' | 'late'> {
+    return new Promise((resolve) => {
+      const finish = (how: 'matched' | 'ended' | 'late'): void => {
+        this.waiting.delete(check)
+        clearTimeout(timer)
+        resolve(how)
+      }
+      const check = (): void => {
+        if (pattern.test(this.seen)) finish('matched')
+      }
+      const timer = setTimeout(() => finish('late'), ms)
+      this.waiting.add(check)
+      void ended.then(() => finish('ended'))
+      check()
+    })
+  }
+}
+
+function jobDirOf(where: TargetState, prefix: string, step: RemoteStep): string {
+  return `${where.runDir}/.jobs/${prefix}-${step.id}`
+}
+
+/** A warning for each stream of a step whose middle was left out. */
+function droppedNotes(stepId: string, kept: Record<'stdout' | 'stderr', KeptOutput>): string[] {
+  return (['stdout', 'stderr'] as const)
+    .filter((stream) => kept[stream].droppedBytes > 0)
+    .map(
+      (stream) =>
+        `step ${stepId} printed ${kept[stream].bytes} bytes on ${stream}: ${kept[stream].droppedBytes} bytes in the middle were left out, its first and last ones are in ${kept[stream].file ?? 'the raw file'}`
+    )
 }
 
 function round1(n: number): number {

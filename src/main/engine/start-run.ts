@@ -3,9 +3,10 @@ import { sidesOf } from './planner'
 import type { RunDocument, RunEvent, RunStatus } from '../../shared/model/run'
 import { sameTargetName, type Target } from '../../shared/model/target'
 import type { DecideHostKey, KnownHostsFiles } from '../ssh/connect'
-import { secretKey, type SecretStore } from '../ssh/secrets'
+import { secretKey, type SecretStore } from '../secrets/secrets'
 import { openTargetSession } from '../ssh/target-session'
 import type { Session, SudoMode } from '../ssh/types'
+import { describeRun } from '../tools/describe-run'
 import { RunFolder } from '../store/run-store'
 import { createRunDocument, planTargetNames, RunEngine, type EngineDeps, type EngineTarget } from './runner'
 
@@ -103,6 +104,14 @@ export async function startRun(plan: ComparisonPlan, folderDir: string, services
 /** Continues a run that stopped (resume) or runs some of its jobs again (retry). */
 export async function continueRun(folderDir: string, services: RunServices, only?: readonly string[]): Promise<StartedRun> {
   const folder = await RunFolder.open(folderDir)
+  // a run written before VirtBench kept its metric definitions gets today's
+  const described = describeRun(folder.run)
+  if (described !== folder.run) {
+    folder.update((doc) => {
+      doc.tests = described.tests
+      doc.metrics = described.metrics
+    })
+  }
   const targets = await resolveTargets(folder.run.plan, services.inventory, services.secrets)
   return launch(folder, targets, services, only)
 }

@@ -1,22 +1,25 @@
+import { FLAG_TITLES } from '../../shared/compare/flags'
+import { leadingRows, verdictCounts, verdictCountsText, VERDICT_WORDS } from '../../shared/compare/summary'
 import { formatPct, formatValue } from '../../shared/format'
-import { isHeadlineMetric } from '../../shared/headline-metrics'
 import type { Comparison, ComparisonRow, Flag, VariantCell } from '../../shared/model/comparison'
 import type { NetworkMatrix, SimultaneousTable } from '../../shared/network-tables'
 
 /**
- * The overhead table for a terminal: one row per test and metric, the baseline's figure, then per
- * variant its figure and relative % (with the 95 % interval when there is one). Flags are
- * numbered notes under the table, so the cells stay short.
+ * The overhead table for a terminal: one row per test and primary metric (every metric with
+ * --all-metrics), the baseline's figure, then per variant its figure, its relative % (or, for a
+ * count, the difference) with the 95 % interval, and its verdict. Only a slower or faster verdict
+ * is a finding; "can't tell" says the data cannot tell. Flags are numbered notes under the table,
+ * so the cells stay short, and each kind of flag is explained once per explanation.
  */
 export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boolean; width?: number } = {}): string {
-  const rows = comparison.rows.filter((r) => opts.allMetrics || isHeadlineMetric(r.metric))
+  const leading = leadingRows(comparison)
+  const rows = opts.allMetrics ? comparison.rows : leading
   if (rows.length === 0) return 'No comparable results: no test succeeded on the baseline and a variant.\n'
-  // the terminal keeps each note to its first sentence, and explains each kind of flag once
   const notes: string[] = []
-  const why = new Map<string, string>()
+  const explanations: { title: string; text: string }[] = []
   const noteOf = (flag: Flag): string => {
-    const { head, rest } = splitFirstSentence(flag.message)
-    if (rest && !why.has(flag.kind)) why.set(flag.kind, rest)
+    const head = flag.explanation ? flag.message.slice(0, flag.message.length - flag.explanation.length).trim() : flag.message
+    if (flag.explanation && !explanations.some((e) => e.text === flag.explanation)) explanations.push({ title: FLAG_TITLES[flag.kind], text: flag.explanation })
     let index = notes.indexOf(head)
     if (index < 0) index = notes.push(head) - 1
     return `[${index + 1}]`
@@ -26,10 +29,14 @@ export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boo
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()
   const out = [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)]
-  for (const flag of Object.values(comparison.variantFlags).flat()) noteOf(flag)
-  if (body.some((r) => r.some((c) => / ~(\[|$)/.test(c)))) out.push('', '~  the 95 % interval includes 100 %: within noise')
+  out.push('', ...comparison.variants.map((v, i) => `${v}: ${verdictCountsText(verdictCounts(leading, i))} (${leading === comparison.rows ? 'all figures' : 'primary figures'})`))
+  for (const flag of [...comparison.baselineFlags, ...Object.values(comparison.variantFlags).flat()]) noteOf(flag)
+  const legend = [`verdicts: the whole 95 % interval below 100 % is slower, above is faster, within 100 % ± ${comparison.marginPct} % is same; otherwise the data cannot tell`]
+  if (rows.some((r) => r.source === 'derived')) legend.push('*  derived: computed by VirtBench from what the tool printed')
+  if (rows.some((r) => r.comparison === 'difference')) legend.push('Δ  a count or share, compared as variant minus baseline')
+  out.push('', ...legend)
   if (notes.length > 0) out.push('', ...notes.map((n, i) => `[${i + 1}] ${n}`))
-  for (const [kind, text] of why) out.push('', `${KIND_TITLES[kind] ?? kind}: ${text}`)
+  for (const e of explanations) out.push('', `${e.title}: ${e.text}`)
   if (!opts.allMetrics && rows.length < comparison.rows.length) {
     out.push('', `${comparison.rows.length - rows.length} more metrics in the run document (--all-metrics shows them).`)
   }
@@ -40,31 +47,28 @@ function rowTitle(row: ComparisonRow): string {
   const labels = Object.entries(row.labels)
     .filter(([k]) => k !== 'repetition')
     .map(([k, v]) => `${k}=${v}`)
-  return `${row.testTitle} · ${row.metric}${labels.length ? ` (${labels.join(', ')})` : ''}`
+  const marks = `${row.source === 'derived' ? '*' : ''}${row.comparison === 'difference' ? ' Δ' : ''}`
+  return `${row.testTitle} · ${row.metric}${marks}${labels.length ? ` (${labels.join(', ')})` : ''}`
 }
 
 function cellText(row: ComparisonRow, cell: VariantCell, noteOf: (f: Flag) => string): string {
-  const marks = cell.flags.filter((f) => f.kind !== 'scenario-mismatch').map(noteOf).join('')
-  if (!cell.stats || cell.relativePct === undefined) return `no result${marks}`
+  const marks = cell.flags.filter((f) => f.kind !== 'scenario-mismatch' && f.kind !== 'same-machine').map(noteOf).join('')
+  if (!cell.stats) return `no result${marks}`
+  const verdict = VERDICT_WORDS[cell.verdict]
+  if (row.comparison === 'difference') {
+    const diff = cell.difference !== undefined ? signed(cell.difference, row) : ''
+    const ci = cell.ci95 ? ` [${signed(cell.ci95[0], row)}…${signed(cell.ci95[1], row)}]` : ''
+    return `${formatValue(cell.stats.value, row.unit)}  ${diff}${ci} ${verdict}${marks}`
+  }
+  if (cell.relativePct === undefined) return `${formatValue(cell.stats.value, row.unit)}  ${verdict}${marks}`
   const ci = cell.ci95 ? ` [${cell.ci95[0].toFixed(0)}–${cell.ci95[1].toFixed(0)}]` : ''
-  const noise = cell.withinNoise ? ' ~' : ''
-  return `${formatValue(cell.stats.value, row.unit)}  ${formatPct(cell.relativePct)}${ci}${noise}${marks}`
+  return `${formatValue(cell.stats.value, row.unit)}  ${formatPct(cell.relativePct)}${ci} ${verdict}${marks}`
 }
 
-const KIND_TITLES: Record<string, string> = {
-  'faster-than-baseline': 'Faster than the baseline',
-  noisy: 'Noisy repetitions',
-  'scenario-mismatch': 'Declared and detected setup differ',
-  'bandwidth-cap': 'A round bandwidth cap',
-  missing: 'No result'
+function signed(value: number, row: ComparisonRow): string {
+  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${formatValue(Math.abs(value), row.unit)}`
 }
 
-/** The first sentence of a message (up to ". " followed by a capital), and the rest. */
-function splitFirstSentence(message: string): { head: string; rest: string } {
-  const match = /\.\s+(?=[A-Z])/.exec(message)
-  if (!match) return { head: message, rest: '' }
-  return { head: message.slice(0, match.index + 1), rest: message.slice(match.index + match[0].length) }
-}
 
 /**
  * The network matrix for a terminal: one grid per test and metric, rows are the client (source),

@@ -127,14 +127,3 @@ function runOnChannel(channel: ClientChannel, cmd: ChannelCommand): RunningChann
     }
   }
 }
-
-/** Runs a raw command (no wrapper) and collects its output; for probes and control commands. */
-export async function execRaw(
-  client: Client,
-  command: string,
-  stdin: Buffer,
-  sinks: { stdout: StreamSink; stderr: StreamSink }
-): Promise<ChannelEnd> {
-  const running = await openExecChannel(client, { command, stdin, ...sinks })
-  return running.ended
-}

@@ -1,37 +1,52 @@
-import type { CompareInput, Comparison, ComparisonRow, Flag, SeriesStats, VariantCell } from '../model/comparison'
+import { formatValue } from '../format'
+import type { CompareInput, Comparison, ComparisonRow, Flag, RowFacts, SeriesStats, VariantCell } from '../model/comparison'
+import type { MetricComparison } from '../model/metric-def'
+import { isPartOfTotal } from '../model/sample'
 import type { Aggregate } from '../model/tool-ids'
-import { BOOTSTRAP_RESAMPLES, CONFIDENCE_PCT, bootstrapRelativeInterval } from './bootstrap'
 import {
-  FASTER_THAN_BASELINE_PCT,
   NOISY_CV_PCT,
   type RowContext,
   bandwidthCapFlag,
+  contaminationFlag,
   fasterThanBaselineFlag,
   missingFlag,
   noisyFlag,
   scenarioMismatchFlag
 } from './flags'
 import { type SampleGroup, groupSamples, valuesOf } from './group-samples'
+import { CONFIDENCE_LEVEL_PCT, differenceInterval, ratioInterval } from './interval'
 import { overheadPct, relativePct } from './relative'
 import { seriesStats } from './stats'
+import { DEFAULT_MARGIN_PCT, decideVerdict } from './verdict'
 
-/** The method section of a report: how the figures and intervals were computed. */
-export const COMPARISON_METHOD =
-  "Each figure compared is the test's aggregate of its repetitions: the median unless the test asks for " +
-  'the mean or the best repetition (the largest value where higher is better, the smallest where lower is ' +
-  'better). Relative % is variant / baseline x 100 where higher is better and baseline / variant x 100 where ' +
-  'lower is better (latency), so 100 % means as good as the baseline and more is better; overhead is 100 % ' +
-  `minus relative %. The ${CONFIDENCE_PCT} % confidence interval of the relative % is a percentile bootstrap ` +
-  "over repetitions: each side's values are resampled with replacement, independently, " +
-  `${BOOTSTRAP_RESAMPLES} times; each resample's two aggregates give one relative %, and the interval runs ` +
-  `from the 2.5th to the 97.5th percentile of those ${BOOTSTRAP_RESAMPLES} (linear interpolation). The draws ` +
-  'come from a xorshift32 generator seeded with the FNV-1a hash of the row and the variant, so the same ' +
-  'samples always give the same interval. An interval is given only when both sides have at least two values ' +
-  'and every resample has a ratio; a result is within noise when its interval contains 100 %. Few repetitions ' +
-  'give a coarse interval (three values can be resampled only ten ways), so read it as a guide, not a proof. ' +
-  `Flags mark a variant faster than the baseline by more than ${FASTER_THAN_BASELINE_PCT - 100} %, a ` +
-  `coefficient of variation above ${NOISY_CV_PCT} %, a declared scenario that differs from the detected one, ` +
-  'a network bandwidth just below a round rate limit, and a side without any successful repetition.'
+/** The method section of a report: how the figures, intervals and verdicts were computed. */
+export function comparisonMethod(marginPct: number): string {
+  return (
+    "Each figure compared is the test's aggregate of its repetitions: the median unless the test asks for " +
+    'the mean or the best repetition (the largest value where higher is better, the smallest where lower is ' +
+    'better). Rates and times are compared as a ratio: relative % is variant / baseline x 100 where higher is ' +
+    'better and baseline / variant x 100 where lower is better (latency), so 100 % means as good as the baseline ' +
+    'and more is better; overhead is 100 % minus relative %. Counts and shares that can be zero on both sides ' +
+    '(retransmits, lost packets, loss %, CPU %) are compared as a difference, variant minus baseline. ' +
+    `The ${CONFIDENCE_LEVEL_PCT} % interval of a ratio is the relative % times and divided by the factor of Welch's t ` +
+    "interval of the difference of the two sides' mean logarithms (the spread of the ratio of their geometric " +
+    "means); of a difference, the difference plus and minus the half-width of Welch's t interval of the " +
+    "difference of their means. So each figure lies inside its own interval. Welch's interval does not assume both " +
+    'sides vary alike, and it is wide when repetitions are few, as it must be: two values a side give a t of 4.3. ' +
+    'Every cell gets one verdict: same when the whole interval lies within 100 % ' +
+    `± ${marginPct} % (a difference: within 0), or both sides measured one identical value; slower or faster when ` +
+    'the whole interval lies on the worse or the better side of 100 % (of 0); inconclusive otherwise, and always ' +
+    'when a side has fewer than two values (no interval). Only primary figures (what each test exists to measure) ' +
+    'lead the tables and the counts; derived figures, computed by VirtBench from what the tool printed, are marked. ' +
+    `Flags mark a variant that is faster than the baseline beyond noise, a coefficient of variation above ${NOISY_CV_PCT} %, ` +
+    'a declared scenario that differs from the detected one, a network bandwidth just below a round rate limit, a ' +
+    'job disturbed by other load or steal time, a baseline that is itself virtual, two targets on one machine, and a ' +
+    'side without any successful repetition.'
+  )
+}
+
+/** The method with the default margin (for documents that do not say). */
+export const COMPARISON_METHOD = comparisonMethod(DEFAULT_MARGIN_PCT)
 
 interface RowSetting {
   title: string
@@ -41,57 +56,84 @@ interface RowSetting {
 function cellOf(
   input: CompareInput,
   group: SampleGroup,
-  row: RowContext,
+  row: RowContext & { comparison: MetricComparison },
   setting: RowSetting,
   baselineStats: SeriesStats | undefined,
   variant: string,
   sharedFlags: { missing: Flag[]; mismatch: Flag[]; baselineCap: Flag[] }
 ): VariantCell {
-  const cell: VariantCell = { variant, flags: [] }
-  const stats = seriesStats(valuesOf(group, variant), setting.aggregate, row.better)
-  if (stats) cell.stats = stats
-  else cell.flags.push(missingFlag(row, variant))
-  cell.flags.push(...sharedFlags.missing, ...sharedFlags.mismatch)
+  const values = valuesOf(group, variant)
+  const stats = seriesStats(values, setting.aggregate, row.better)
+  const flags: Flag[] = []
+  if (!stats) flags.push(missingFlag(row, variant))
+  flags.push(...sharedFlags.missing, ...sharedFlags.mismatch)
+  const cell: Omit<VariantCell, 'verdict' | 'verdictReason'> = { variant, ...(stats ? { stats } : {}), flags }
+  const baselineValues = baselineStats?.values ?? []
+  let interval: [number, number] | undefined
   if (stats && baselineStats) {
-    const relative = relativePct(stats.value, baselineStats.value, row.better)
-    if (relative !== undefined) {
-      cell.relativePct = relative
-      cell.overheadPct = overheadPct(relative)
-      const interval = bootstrapRelativeInterval({
-        baseline: baselineStats.values,
-        variant: stats.values,
-        aggregate: setting.aggregate,
-        better: row.better,
-        seedKey: JSON.stringify([group.key, variant])
-      })
-      if (interval) {
-        cell.ci95 = interval
-        cell.withinNoise = interval[0] <= 100 && 100 <= interval[1]
+    if (row.comparison === 'ratio') {
+      const relative = relativePct(stats.value, baselineStats.value, row.better) ?? (stats.value === baselineStats.value ? 100 : undefined)
+      if (relative !== undefined) {
+        cell.relativePct = relative
+        cell.overheadPct = overheadPct(relative)
       }
-      const faster = fasterThanBaselineFlag(row, variant, input.baseline, relative, cell.withinNoise)
-      if (faster) cell.flags.push(faster)
+      interval = ratioInterval(baselineValues, stats.values, row.better, CONFIDENCE_LEVEL_PCT, cell.relativePct)
+    } else {
+      cell.difference = stats.value - baselineStats.value
+      interval = differenceInterval(baselineValues, stats.values, CONFIDENCE_LEVEL_PCT, cell.difference)
     }
+    if (interval) cell.ci95 = interval
+  }
+  const identical = stats !== undefined && baselineStats !== undefined && [...baselineValues, ...stats.values].every((v) => v === baselineValues[0])
+  const outcome = decideVerdict({
+    comparison: row.comparison,
+    better: row.better,
+    nBaseline: baselineStats?.n ?? 0,
+    nVariant: stats?.n ?? 0,
+    identical,
+    ...(interval ? { interval } : {}),
+    marginPct: input.marginPct ?? DEFAULT_MARGIN_PCT,
+    formatDifference: (v) => formatValue(v, row.unit)
+  })
+  if (outcome.verdict === 'faster' && cell.relativePct !== undefined && !input.hostColumns?.includes(variant)) {
+    flags.push(fasterThanBaselineFlag(row, variant, input.baseline, cell.relativePct, input.scenarios?.[variant]))
   }
   const capped = bandwidthCapFlag(row, variant, stats)
-  if (capped) cell.flags.push(capped)
-  cell.flags.push(...sharedFlags.baselineCap)
+  if (capped) flags.push(capped)
+  flags.push(...sharedFlags.baselineCap)
   const noisy = noisyFlag(row, [
     { side: input.baseline, stats: baselineStats },
     { side: variant, stats }
   ])
-  if (noisy) cell.flags.push(noisy)
-  return cell
+  if (noisy) flags.push(noisy)
+  const disturbed = contaminationFlag(row, [input.baseline, variant], group, input.contamination)
+  if (disturbed) flags.push(disturbed)
+  return { ...cell, verdict: outcome.verdict, verdictReason: outcome.reason }
+}
+
+/**
+ * A metric the run does not define (a document built by hand) is compared as its unit suggests:
+ * counts and shares as a difference, everything else as a ratio; it is never primary.
+ */
+function factsOf(input: CompareInput, group: SampleGroup): RowFacts | undefined {
+  return input.factsOf?.(group.testId, group.metric)
+}
+
+function fallbackComparison(unit: SampleGroup['unit']): MetricComparison {
+  return unit === 'count' || unit === '%' ? 'difference' : 'ratio'
 }
 
 function rowOf(input: CompareInput, group: SampleGroup, setting: RowSetting, variantFlags: Record<string, Flag[]>): ComparisonRow {
-  const category = input.categoryOf?.(group.metric)
-  const row: RowContext = {
+  const facts = factsOf(input, group)
+  const comparison = facts?.comparison ?? fallbackComparison(group.unit)
+  const row = {
     testTitle: setting.title,
     metric: group.metric,
     labels: group.labels,
     unit: group.unit,
     better: group.better,
-    ...(category ? { category } : {})
+    comparison,
+    ...(facts ? { category: facts.category } : {})
   }
   const baselineStats = seriesStats(valuesOf(group, input.baseline), setting.aggregate, group.better)
   const baselineCap = bandwidthCapFlag(row, input.baseline, baselineStats)
@@ -106,7 +148,11 @@ function rowOf(input: CompareInput, group: SampleGroup, setting: RowSetting, var
     labels: group.labels,
     unit: group.unit,
     better: group.better,
-    ...(category ? { category } : {}),
+    ...(facts ? { category: facts.category, source: facts.source } : {}),
+    // a part of a total (one job, one stream, one iteration) never leads: its total does
+    primary: (facts?.primary ?? false) && !isPartOfTotal(group.labels),
+    comparison,
+    ...(facts && facts.roles.length > 0 ? { roles: facts.roles } : {}),
     ...(baselineStats ? { baseline: baselineStats } : {}),
     cells: input.variants.map((variant) =>
       cellOf(input, group, row, setting, baselineStats, variant, { ...shared, mismatch: variantFlags[variant] ?? [] })
@@ -116,18 +162,30 @@ function rowOf(input: CompareInput, group: SampleGroup, setting: RowSetting, var
 
 /**
  * Compares each variant with the baseline, metric by metric: the statistics of each side's
- * repetitions, the relative % and overhead, a bootstrap interval of the relative %, and flags
- * that explain what looks wrong. Pure: the same input always gives the same comparison.
+ * repetitions, the relative % (or the difference), its interval, one verdict, and flags that
+ * explain what looks wrong. Pure: the same input always gives the same comparison.
  */
 export function compare(input: CompareInput): Comparison {
   const tests = new Map(input.tests.map((test) => [test.id, test]))
   const variantFlags: Record<string, Flag[]> = {}
   for (const variant of input.variants) {
-    variantFlags[variant] = (input.mismatches?.[variant] ?? []).map((m) => scenarioMismatchFlag(variant, m.message))
+    variantFlags[variant] = [
+      ...(input.mismatches?.[variant] ?? []).map((m) => scenarioMismatchFlag(variant, m.message)),
+      ...(input.variantFlags?.[variant] ?? [])
+    ]
   }
   const rows = groupSamples(input).map((group) => {
     const test = tests.get(group.testId)
     return rowOf(input, group, { title: test?.title ?? group.testId, aggregate: test?.aggregate ?? 'median' }, variantFlags)
   })
-  return { baseline: input.baseline, variants: [...input.variants], rows, variantFlags, method: COMPARISON_METHOD }
+  const marginPct = input.marginPct ?? DEFAULT_MARGIN_PCT
+  return {
+    baseline: input.baseline,
+    variants: [...input.variants],
+    rows,
+    variantFlags,
+    baselineFlags: [...(input.baselineFlags ?? [])],
+    marginPct,
+    method: comparisonMethod(marginPct)
+  }
 }

@@ -3,7 +3,7 @@ import type { Labels } from '../model/sample'
 import { redactRun, type Redaction } from './redact'
 
 /**
- * A run as tidy CSV (docs/export-csv.md): one measured value per row, RFC 4180 (comma, CRLF,
+ * A run as tidy CSV (docs/export.md): one measured value per row, RFC 4180 (comma, CRLF,
  * quotes where needed), header first. Values are written in their base unit exactly as stored,
  * so the file parses back to the same doubles. Pure: the app, the CLI and the report share it.
  */

@@ -4,7 +4,7 @@ import type { ComparisonPlan } from '../model/plan'
 import type { Scenario } from '../model/scenario'
 
 /**
- * Redaction for reports and exports that leave the building (docs/export-csv.md): a copy of a run
+ * Redaction for reports and exports that leave the building (docs/export.md): a copy of a run
  * in which no host name, IP address, MAC address or login of the measured machines is left, while
  * the figures, the user's own target names (unless they hold a host name) and the document's
  * shape stay as they were, so it is still a valid run and compares to the same numbers.
@@ -71,7 +71,8 @@ const HOST_START = '(?<![A-Za-z0-9_]|[A-Za-z0-9]\\.)'
 const HOST_END = '(?![A-Za-z0-9_])'
 
 /** Keys of an environment whose string values are the machine's own names. */
-const HOST_KEY = /^(?:host|hostname|host_?name|fqdn|node_?name)$/i
+/** Keys whose value names a machine: host names, and the machine and boot ids that tell two targets are one machine (replaced alike, so that stays visible). */
+const HOST_KEY = /^(?:host|hostname|host_?name|fqdn|node_?name|machine_?id|boot_?id)$/i
 
 function isIpv4Loose(value: string): boolean {
   const parts = value.split('.')
@@ -427,7 +428,7 @@ function rewriteRun(doc: RunDocument, r: Rewrite): void {
     test.params = rewriteUnknown(test.params, r, false) as Record<string, unknown>
   }
   for (const target of doc.targets) rewriteTarget(target, r)
-  doc.environment = Object.fromEntries(Object.entries(doc.environment).map(([key, value]) => [r.name(key), rewriteEnvironment(value, r)]))
+  doc.environment = Object.fromEntries(Object.entries(doc.environment).map(([key, value]) => [r.name(key), rewriteEnvironment(value, r) as RunDocument['environment'][string]]))
   for (const finding of doc.preflight) rewriteFinding(finding, r)
   for (const job of doc.jobs) rewriteJob(job, r)
 }

@@ -1,3 +1,5 @@
+import type { MetricComparison, MetricRole, MetricSource } from './metric-def'
+import type { Scenario } from './scenario'
 import type { Aggregate } from './tool-ids'
 import type { Better, MetricCategory, Sample, Unit } from './sample'
 
@@ -26,25 +28,40 @@ export interface SeriesStats {
   cvPct?: number
 }
 
-export type FlagKind = 'faster-than-baseline' | 'noisy' | 'scenario-mismatch' | 'bandwidth-cap' | 'missing'
+export type FlagKind = 'faster-than-baseline' | 'noisy' | 'scenario-mismatch' | 'bandwidth-cap' | 'missing' | 'contaminated' | 'baseline-virtual' | 'same-machine'
 
 export interface Flag {
   kind: FlagKind
   /** Plain language: what was seen, what it likely means, what to do. */
   message: string
+  /**
+   * The part of the message that explains the kind of flag for this row's category (why a guest
+   * can look faster on storage, on the network, on the CPU), shown once per table in the terminal.
+   */
+  explanation?: string
 }
+
+/** What a compared cell means (src/shared/compare/verdict.ts decides it). */
+export const VERDICTS = ['slower', 'faster', 'same', 'inconclusive'] as const
+export type Verdict = (typeof VERDICTS)[number]
 
 export interface VariantCell {
   variant: string
   stats?: SeriesStats
-  /** variant / baseline in % (baseline / variant for lower-is-better metrics). */
+  /** Ratio rows: variant / baseline in % (baseline / variant for lower-is-better metrics). */
   relativePct?: number
-  /** 100 % - relative %. */
+  /** Ratio rows: 100 % - relative %. */
   overheadPct?: number
-  /** 95 % bootstrap confidence interval of relative %, when both sides have 2+ repetitions. */
+  /** Difference rows: variant - baseline (the two aggregates), in the row's unit. */
+  difference?: number
+  /**
+   * The 95 % interval of relative % (ratio rows: of the ratio of the sides' geometric means) or of
+   * the difference (difference rows), when both sides have 2+ values.
+   */
   ci95?: [number, number]
-  /** The interval contains 100 %: the difference is not distinguishable from noise. */
-  withinNoise?: boolean
+  verdict: Verdict
+  /** Why the verdict is what it is, in words (the interval and the margin). */
+  verdictReason: string
   flags: Flag[]
 }
 
@@ -57,6 +74,13 @@ export interface ComparisonRow {
   unit: Unit
   better: Better
   category?: MetricCategory
+  /** The figure the test exists to measure: it leads tables and summaries; the others are shown on demand. */
+  primary: boolean
+  /** `derived`: computed by VirtBench from what the tool printed (dd's time per block); absent when not known. */
+  source?: MetricSource
+  /** How the sides are compared: relative % (ratio) or variant - baseline (difference). */
+  comparison: MetricComparison
+  roles?: readonly MetricRole[]
   baseline?: SeriesStats
   cells: VariantCell[]
 }
@@ -65,8 +89,12 @@ export interface Comparison {
   baseline: string
   variants: string[]
   rows: ComparisonRow[]
-  /** Flags that concern a whole variant (a scenario mismatch), by variant label. */
+  /** Flags that concern a whole variant (a scenario mismatch, a shared machine), by variant label. */
   variantFlags: Record<string, Flag[]>
+  /** Flags that concern the baseline itself (a virtual machine taken as the physical host). */
+  baselineFlags: Flag[]
+  /** The equivalence margin of ratios, in points of relative %: a cell whose whole interval is within 100 ± it is "same". */
+  marginPct: number
   /** How the interval was computed, for the report's method section. */
   method: string
 }
@@ -87,6 +115,30 @@ export interface CompareInput {
   measurements: Measurement[]
   /** Declared-vs-detected differences per variant label. */
   mismatches?: Record<string, { message: string }[]>
-  /** Category of a metric name, when known (from the tools' metric definitions). */
-  categoryOf?: (metric: string) => MetricCategory | undefined
+  /** Flags about a whole variant (a guest on the baseline's own machine), by variant label. */
+  variantFlags?: Record<string, Flag[]>
+  /** Flags about the baseline (it is itself a virtual machine). */
+  baselineFlags?: Flag[]
+  /** What a metric of a test is (from the run's metric definitions); undefined when not known. */
+  factsOf?: (testId: string, metric: string) => RowFacts | undefined
+  /** The equivalence margin of ratios in points (default 3). */
+  marginPct?: number
+  /** Each variant's declared scenario (the faster flag names the disk cache mode). */
+  scenarios?: Record<string, Scenario>
+  /**
+   * Variants that are physical hosts themselves (another run's baseline in Compare runs): a faster
+   * verdict there is a finding about two hosts, not a guest that beats its host, so it gets no flag.
+   */
+  hostColumns?: readonly string[]
+  /** Per measurement key `${side}|${testId}|${repetition}`: the job was disturbed (load or steal), with what was seen. */
+  contamination?: Record<string, string>
+}
+
+/** What the comparison needs to know of a metric (src/shared/run-metrics.ts gives it from a run). */
+export interface RowFacts {
+  category: MetricCategory
+  primary: boolean
+  source: MetricSource
+  comparison: MetricComparison
+  roles: readonly MetricRole[]
 }

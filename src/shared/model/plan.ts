@@ -62,6 +62,9 @@ export type Baseline = z.infer<typeof BaselineSchema>
 
 const DEVICE = /^\/dev\/[A-Za-z0-9._+@:/-]+$/
 
+/** Where storage tests write on a target when the plan does not say (`~` is the login's home). */
+export const DEFAULT_WORK_DIR = '~/virtbench-work'
+
 /** Where storage tests write: a directory (files are created and removed), or a raw device. */
 export const StorageTargetSchema = z.discriminatedUnion('kind', [
   z.strictObject({
@@ -72,7 +75,7 @@ export const StorageTargetSchema = z.discriminatedUnion('kind', [
       .max(4096)
       .regex(/^(\/|~\/|~$)[^\p{Cc}]*$/u, 'the work directory must be an absolute path (or start with ~/)')
       .refine((p) => !p.split('/').includes('..'), "the work directory cannot contain '..'")
-      .default('~/virtbench-work')
+      .default(DEFAULT_WORK_DIR)
   }),
   z
     .strictObject({
@@ -111,6 +114,29 @@ export const ScheduleSchema = z.strictObject({
 })
 export type Schedule = z.infer<typeof ScheduleSchema>
 
+/**
+ * Adaptive repetitions: after the plan's repetitions, the engine adds interleaved rounds (one
+ * more repetition on every side) to each test until the 95 % interval of every primary ratio is
+ * within ± `halfWidthPct` points, the test has `maxRepetitions`, or the run has spent
+ * `budgetSeconds` on extra rounds.
+ */
+export const PrecisionSchema = z.strictObject({
+  halfWidthPct: z
+    .number()
+    .min(0.1, 'halfWidthPct must be at least 0.1 points')
+    .max(50, 'halfWidthPct can be at most 50 points')
+    .describe("Stop once the 95 % interval of each primary figure's relative % is within ± this many points"),
+  maxRepetitions: z.number().int().min(2).max(100).default(10).describe('Never more repetitions of one test than this'),
+  budgetSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .optional()
+    .describe('Seconds the extra rounds may take in all (estimated before each round); unset: no limit but maxRepetitions')
+})
+export type Precision = z.infer<typeof PrecisionSchema>
+
 export const ComparisonPlanSchema = z
   .strictObject({
     name: z.string().trim().min(1, 'a comparison needs a name').max(120).regex(NAME),
@@ -119,9 +145,17 @@ export const ComparisonPlanSchema = z
     tests: z.array(TestChoiceSchema).min(1, 'choose at least one test or pack'),
     repetitions: z.number().int().min(1).max(100).default(3),
     aggregate: z.enum(AGGREGATES).default('median'),
-    storage: StorageTargetSchema.default({ kind: 'directory', path: '~/virtbench-work' }),
+    storage: StorageTargetSchema.default({ kind: 'directory', path: DEFAULT_WORK_DIR }),
     network: NetworkSetupSchema.default({ matrix: false, simultaneous: false }),
-    schedule: ScheduleSchema.default({ order: 'interleaved', parallelTargets: false })
+    schedule: ScheduleSchema.default({ order: 'interleaved', parallelTargets: false }),
+    equivalenceMarginPct: z
+      .number()
+      .min(0.1, 'equivalenceMarginPct must be at least 0.1 points')
+      .max(50, 'equivalenceMarginPct can be at most 50 points')
+      .default(3)
+      .describe('A result is "same" as the baseline when its whole 95 % interval lies within 100 % ± this many points'),
+    precision: PrecisionSchema.optional().describe('Add repetitions until each primary figure is this precise (adaptive repetitions)'),
+    warmup: z.boolean().default(false).describe('Run each test once on each target before measuring; kept in the run, never counted')
   })
   .superRefine((plan, ctx) => {
     const seen = new Map<string, string>()

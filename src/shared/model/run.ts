@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { TargetEnvironmentSchema } from './environment'
+import { MetricDefSchema } from './metric-def'
 import { ComparisonPlanSchema } from './plan'
 import { SampleSchema } from './sample'
 import { ScenarioSchema } from './scenario'
@@ -102,6 +104,28 @@ export const DiskActivitySchema = z.strictObject({
 })
 export type DiskActivity = z.infer<typeof DiskActivitySchema>
 
+/** CPU use on one machine over a job's measured step, from /proc/stat and /proc/loadavg before and after. */
+export const CpuWindowSchema = z.strictObject({
+  target: z.string(),
+  seconds: z.number(),
+  /** CPU time the hypervisor took from this machine, in % of its CPU time. */
+  stealPct: z.number(),
+  /** Busy CPU time in % of all CPUs' time (the tool's own included). */
+  busyPct: z.number(),
+  /** On the measured machine: busy time beyond the tool's own CPU time, in % of all CPUs' time. */
+  otherPct: z.number().optional(),
+  /** The 1-minute load average when the step started (work that was there before it). */
+  loadBefore: z.number().optional(),
+  cpus: z.number().optional()
+})
+export type CpuWindow = z.infer<typeof CpuWindowSchema>
+
+export const ContaminationSchema = z.strictObject({
+  windows: z.array(CpuWindowSchema),
+  /** Set when something disturbed the measurement, with what was seen (a flag of the comparison). */
+  disturbed: z.string().optional()
+})
+
 export const JobSchema = z.strictObject({
   id: z.string(),
   testId: z.string(),
@@ -113,8 +137,11 @@ export const JobSchema = z.strictObject({
   side: z.string(),
   /** The machine running the server of a network test. */
   peer: z.string().optional(),
-  /** Network jobs of the matrix or the simultaneous test are not part of the baseline comparison. */
-  kind: z.enum(['compare', 'matrix', 'simultaneous']).default('compare'),
+  /**
+   * Network jobs of the matrix or the simultaneous test are not part of the baseline comparison;
+   * a warm-up run (one per test and target, before the measured ones) is kept but never counted.
+   */
+  kind: z.enum(['compare', 'matrix', 'simultaneous', 'warmup']).default('compare'),
   /** Jobs sharing a group run at the same time (the simultaneous clients of study 000). */
   group: z.string().optional(),
   repetition: z.number().int().min(1),
@@ -129,7 +156,9 @@ export const JobSchema = z.strictObject({
   warnings: z.array(z.string()).default([]),
   error: z.string().optional(),
   /** Block-layer activity on the target and its physical host while the job ran. */
-  monitor: z.array(DiskActivitySchema).optional()
+  monitor: z.array(DiskActivitySchema).optional(),
+  /** What else used the machine (and its physical host) while the measured step ran. */
+  contamination: ContaminationSchema.optional()
 })
 export type Job = z.infer<typeof JobSchema>
 
@@ -139,7 +168,24 @@ export const RunTestSchema = z.strictObject({
   tool: z.enum(TOOL_IDS),
   params: z.record(z.string(), z.unknown()),
   repetitions: z.number().int().min(1),
-  aggregate: z.enum(AGGREGATES)
+  aggregate: z.enum(AGGREGATES),
+  /** Adaptive repetitions: how many the test got and why the engine stopped adding them. */
+  adaptive: z
+    .strictObject({
+      repetitions: z.number().int().min(1),
+      stoppedBecause: z.enum(['precise', 'max-repetitions', 'budget', 'no-interval', 'failed', 'cancelled']),
+      /** The widest half-width (points of relative %) among its primary ratios when it stopped. */
+      halfWidthPct: z.number().optional(),
+      /** In words, for the run view, the CLI and the report. */
+      message: z.string()
+    })
+    .optional(),
+  /**
+   * The figures the test exists to measure, as its tool decided from its parameters: names of
+   * the run's metric definitions (`fio.<dir>.iops`) or concrete metrics. They lead every table
+   * and summary. Absent in runs written before VirtBench kept them (filled in when read).
+   */
+  primary: z.array(z.string()).optional()
 })
 export type RunTest = z.infer<typeof RunTestSchema>
 
@@ -173,9 +219,16 @@ export const RunDocumentSchema = z.strictObject({
   /** The plan's tests with packs expanded, in run order. */
   tests: z.array(RunTestSchema),
   targets: z.array(RunTargetSchema),
-  environment: z.record(z.string(), z.unknown()).default({}),
+  /** Each target's environment by target name (what preflight and the capture found). */
+  environment: z.record(z.string(), TargetEnvironmentSchema).default({}),
   preflight: z.array(FindingSchema).default([]),
   jobs: z.array(JobSchema),
+  /**
+   * The definitions of the metrics the run's tools give (category, unit, primary or not, ratio or
+   * difference, chart roles), as they were when the run was made, so every table, chart and export
+   * reads them from the run. Absent in runs written before VirtBench kept them (filled in when read).
+   */
+  metrics: z.array(MetricDefSchema).optional(),
   /** Why the run stopped early, when it did. */
   error: z.string().optional(),
   /** Present when the figures were not measured by VirtBench: published ones (the example built from study 001). */
@@ -219,6 +272,8 @@ export function summarizeRun(run: RunDocument): RunSummary {
 /** What a run tells its watchers (the live run view, the CLI's progress lines) as it goes. */
 export type RunEvent =
   | { type: 'run-started'; runId: string; jobs: number }
+  /** Adaptive repetitions added jobs to the run (a round of one test): fetch the run again to see them. */
+  | { type: 'jobs-added'; runId: string; jobIds: string[] }
   | { type: 'stage'; runId: string; message: string; target?: string }
   | { type: 'finding'; runId: string; finding: Finding }
   | { type: 'job-started'; runId: string; jobId: string; attempt: number; estimatedSeconds?: number }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Job, RunDocument } from '../../../src/shared/model/run'
 import type { Sample } from '../../../src/shared/model/sample'
-import { loopbackRun } from '../run-fixture'
+import { describedAgain, loopbackRun } from '../run-fixture'
 
 /** The middle of an odd count, the mean of the two middle values of an even one (computed here, not by the app). */
 export function middle(values: readonly number[]): number {
@@ -45,8 +45,8 @@ const REPORTS: Record<string, string> = {
 /**
  * Samples from a real iozone run (tests/fixtures/tools/iozone), read here from its -R report: one
  * sample per cell, kB/s x 1024 as bytes per second, sizes in bytes, 0 (a cell iozone skipped) left
- * out, as docs/metrics.md describes iozone's samples. (The app's parser lives in src/main, outside
- * the component tests' TypeScript project.)
+ * out, as docs/metrics.md describes iozone's samples. Read here apart from the app's parser
+ * (src/main/tools/iozone), so the charts are checked against figures it did not make.
  */
 export function iozoneSamples(name: string): Sample[] {
   const text = readFileSync(join(__dirname, '../../fixtures/tools/iozone', `${name}.stdout`), 'utf8')
@@ -93,11 +93,11 @@ function iozoneJob(id: string, target: string, side: string, repetition: number,
   }
 }
 
-/** The loopback run with an iozone test: real iozone output on both sides. */
+/** The loopback run with an iozone test: real iozone output on both sides, iozone's metric definitions with it. */
 export function iozoneRun(): RunDocument {
   const run = loopbackRun()
   const guest = run.targets.find((t) => t.role === 'variant')!
-  return {
+  return describedAgain({
     ...run,
     tests: [...run.tests, { id: 'iozone', title: 'iozone auto', tool: 'iozone', params: {}, repetitions: 3, aggregate: 'median' }],
     jobs: [
@@ -105,7 +105,7 @@ export function iozoneRun(): RunDocument {
       ...HOST_IOZONE.map((name, i) => iozoneJob(`jz${i + 1}`, 'host', 'host', i + 1, iozoneSamples(name))),
       ...GUEST_IOZONE.map((name, i) => iozoneJob(`jz${i + 10}`, guest.name, guest.label, i + 1, iozoneSamples(name)))
     ]
-  }
+  })
 }
 
 /** A run with nothing measured yet: its jobs queued, no samples, no monitor. */

@@ -137,40 +137,55 @@ describe('chartSvg on a grouped bars chart', () => {
 })
 
 describe('chartSvg on the relative chart', () => {
-  it('keeps the 100 % line, the intervals, the labels and the tone of each bar', () => {
+  it('keeps the 100 % line, the intervals, the labels and the tone of each bar', async () => {
     render(<RelativeChart comparison={comparison} />)
     const section = card('Relative to the baseline')
     const doc = standalone(chartSvg(section, { title: 'Relative to the baseline' }))
     const shown = within(section).getByRole('combobox', { name: 'Show' }) as HTMLSelectElement
     expect(texts(doc).slice(0, 2)).toEqual(['Relative to the baseline', shown.selectedOptions[0]!.textContent])
-    expect(texts(doc)).toEqual(expect.arrayContaining(['100 %', '110 % ▲', '103 % ≈ within noise', '0 %', '4 KiB random read · read iops']))
+    expect(texts(doc)).toEqual(expect.arrayContaining(['100 %', "103 % ≈ can't tell", "110 % ≈ can't tell", '0 %', '4 KiB random read · read iops']))
 
     const line = doc.querySelector('line[stroke-dasharray="4 3"]')!
     expect([line.getAttribute('stroke'), line.getAttribute('stroke-width')]).toEqual(['#1b2330', '1.5'])
 
-    // every bar's tone as on screen: within noise pale grey, better blue, the rest grey
-    const readings = within(section)
-      .getAllByRole('row')
-      .slice(1)
-      .map((row) => row.querySelectorAll('td')[2]?.textContent)
-    const bars = [...doc.querySelectorAll('path')].filter((p) => p.getAttribute('stroke') === '#1b2330')
-    expect(bars).toHaveLength(23)
-    const withinNoise = readings.filter((r) => r === 'within noise').length
-    const better = readings.filter((r) => r === 'better than the baseline').length
-    expect(better).toBe(3)
-    expect(bars.filter((b) => b.getAttribute('fill') === '#5b6575' && b.getAttribute('fill-opacity') === '0.45')).toHaveLength(withinNoise)
-    expect(bars.filter((b) => b.getAttribute('fill') === '#0072b2' && b.getAttribute('fill-opacity') === null)).toHaveLength(better)
+    /** The bars of the image (outlined in the text colour) and the verdicts of the card's table, in order. */
+    const barsAndVerdicts = (image: XMLDocument): { bars: Element[]; verdicts: (string | null | undefined)[] } => ({
+      bars: [...image.querySelectorAll('path')].filter((p) => p.getAttribute('stroke') === '#1b2330'),
+      verdicts: within(section)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelectorAll('td')[2]?.textContent)
+    })
+    const grey = (b: Element): boolean => b.getAttribute('fill') === '#5b6575' && b.getAttribute('fill-opacity') === '0.45'
+    // the eight primary figures: none a finding, every bar pale grey as on screen
+    const primary = barsAndVerdicts(doc)
+    expect(primary.bars).toHaveLength(8)
+    expect(primary.verdicts).toEqual(Array<string>(8).fill("can't tell"))
+    expect(primary.bars.filter(grey)).toHaveLength(8)
     // the bars are clipped to the plot by recharts' own clip path, copied with them
     expect(doc.querySelector('g[clip-path]')).not.toBeNull()
+
+    // mbw's mcblock in each label set: its second iteration faster, blue (105..125 %), the others grey
+    await userEvent.setup().selectOptions(shown, 'metric:mbw|mbw.mcblock.bandwidth|B/s|higher')
+    const mcblock = standalone(chartSvg(section, { title: 'Relative to the baseline' }))
+    const { bars, verdicts } = barsAndVerdicts(mcblock)
+    expect(verdicts).toEqual(["can't tell", 'faster', "can't tell"])
+    expect(bars.map((b) => [b.getAttribute('fill'), b.getAttribute('fill-opacity')])).toEqual([
+      ['#5b6575', '0.45'],
+      ['#0072b2', null],
+      ['#5b6575', '0.45']
+    ])
     // the bar labels' centring survives
-    const label = texts(doc).indexOf('110 % ▲')
-    expect(doc.querySelectorAll('text')[label]!.getAttribute('dominant-baseline')).toBe('central')
+    const label = texts(mcblock).indexOf('114 % ▲ faster')
+    expect(label).toBeGreaterThan(0)
+    expect(mcblock.querySelectorAll('text')[label]!.getAttribute('dominant-baseline')).toBe('central')
   })
 })
 
 describe('chartSvg on a heat table', () => {
-  it('draws the network matrix as a grid with every cell text, in order, on the cells’ colours', () => {
+  it('draws the network matrix as a grid with every cell text, in order, on the cells’ colours', async () => {
     render(<NetworkMatrixHeatmap run={run} />)
+    await userEvent.setup().selectOptions(within(card('Network matrix')).getByRole('combobox', { name: 'Figure' }), 'iperf3|iperf3.received.bandwidth|target->peer')
     const svg = chartSvg(card('Network matrix'), { title: 'Network matrix' })
     const doc = standalone(svg)
     expect(texts(doc)).toEqual([
@@ -206,11 +221,14 @@ describe('chartSvg on a heat table', () => {
     const user = userEvent.setup()
     render(<NetworkMatrixHeatmap run={run} />)
     const section = card('Network matrix')
+    // bandwidth leads: iperf3's received bandwidth first, then ping's round trip when picked
+    expect(texts(standalone(chartSvg(section, { title: 'Network matrix' }))).slice(0, 2)).toEqual(['Network matrix', 'iperf3 iperf3 · iperf3.received.bandwidth (target->peer)'])
     await user.selectOptions(within(section).getByRole('combobox', { name: 'Figure' }), 'ping|ping.rtt.avg|')
     const doc = standalone(chartSvg(section, { title: 'Network matrix' }))
     const cells = within(section)
       .getAllByRole('cell')
       .map((c) => c.firstChild?.textContent ?? '')
+    expect(cells).toEqual(['—', '17.0 µs', '29.0 µs', '—'])
     expect(texts(doc).slice(0, 3)).toEqual(['Network matrix', 'ping ping · ping.rtt.avg', 'ping ping · ping.rtt.avg: source (rows) to destination (columns)'])
     for (const text of cells) expect(texts(doc)).toContain(text.trim())
   })

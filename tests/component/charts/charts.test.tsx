@@ -34,7 +34,7 @@ function card(title: string): HTMLElement {
 }
 
 describe('GroupedBarsChart', () => {
-  it('draws the first headline metric for the baseline and the variant, with a table of the figures', () => {
+  it('draws the first primary metric for the baseline and the variant, with a table of the figures', () => {
     const { container } = render(<GroupedBarsChart comparison={comparison} />)
     const section = card('Baseline and variants side by side')
     expect(within(section).getByRole('combobox', { name: 'Metric' })).toHaveProperty('value', 'fio-randread|fio.read.iops|op/s|higher')
@@ -87,32 +87,60 @@ describe('GroupedBarsChart', () => {
 })
 
 describe('RelativeChart', () => {
-  it("draws every headline metric of the variant with its interval and the 100 % line", () => {
+  it('draws every primary metric of the variant with its interval, its verdict and the 100 % line', async () => {
+    const user = userEvent.setup()
     const { container } = render(<RelativeChart comparison={comparison} />)
     const section = card('Relative to the baseline')
     const figure = within(section).getByRole('figure', { name: `${GUEST} relative to host, relative %` })
     const table = within(figure).getByRole('table')
-    const rows = tableRows(table)
-    expect(rows).toHaveLength(24)
-    expect(rows[0]).toEqual(['4 KiB random read · fio.read.iops', '103.0 %', '97.2 % to 103.9 %', 'within noise', 'none'])
-    const mcblock = rows.find((r) => r[0] === 'mbw mbw · mbw.mcblock.bandwidth')!
-    expect(mcblock).toEqual(['mbw mbw · mbw.mcblock.bandwidth', '110.3 %', '104.7 % to 128.3 %', 'better than the baseline', 'faster than baseline'])
-    expect(rows[23]![0]).toBe('ping ping · ping.loss')
-    expect(rows[23]![1]).toBe('—')
-    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(23)
+    expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Figure', 'Relative %', '95 % interval', 'Verdict', 'Flags'])
+    // the primary rows: fio 4 KiB IOPS, fio 1 MiB bandwidth, dd's time per block, ping, iperf3, mbw's 3 methods overall (its
+    // iterations are parts of that total); each interval is the figure times and divided by Welch's factor on the logarithms
+    expect(tableRows(table)).toEqual([
+      ['4 KiB random read · fio.read.iops', '103.0 %', '94.7 % to 111.9 %', "can't tell", 'none'],
+      ['1 MiB sequential write · fio.write.bandwidth', '99.8 %', '88.2 % to 112.9 %', "can't tell", 'none'],
+      ['Latency: 200 x 512 B O_DIRECT writes · dd.lat.mean', '99.7 %', '90.5 % to 109.8 %', "can't tell", 'none'],
+      ['ping ping · ping.rtt.avg', '100.0 %', '50.4 % to 198.4 %', "can't tell", 'noisy'],
+      ['iperf3 iperf3 · iperf3.received.bandwidth (direction=target->peer)', '99.9 %', '85.6 % to 116.5 %', "can't tell", 'none'],
+      ['mbw mbw · mbw.memcpy.bandwidth', '107.7 %', '79.8 % to 145.4 %', "can't tell", 'noisy'],
+      ['mbw mbw · mbw.dumb.bandwidth', '93.2 %', '49.4 % to 175.6 %', "can't tell", 'noisy'],
+      ['mbw mbw · mbw.mcblock.bandwidth', '110.3 %', '93.6 % to 130.1 %', "can't tell", 'none']
+    ])
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(8)
     expect(container.querySelectorAll('.recharts-reference-line')).toHaveLength(1)
-    expect(container.querySelectorAll('.recharts-errorBar').length).toBeGreaterThanOrEqual(23)
-    expect(within(figure).getByText(/3 of 23 better than the baseline beyond noise, 0 worse, 20 within noise or about the same\. 1 without a relative figure\./)).toBeTruthy()
-    // the bar labels carry the sign and the noise verdict in text
-    expect(container.textContent).toContain('110 % ▲')
-    expect(container.textContent).toContain('103 % ≈ within noise')
+    expect(container.querySelectorAll('.recharts-errorBar').length).toBeGreaterThanOrEqual(8)
+    expect(within(figure).getByText(`${GUEST} relative to host: 8 inconclusive of 8.`)).toBeTruthy()
+    // the bar labels carry the verdict in text, and no arrow where the data cannot tell
+    expect(container.textContent).toContain("103 % ≈ can't tell")
+    expect(container.textContent).toContain("110 % ≈ can't tell")
+    expect(container.textContent).not.toMatch(/[▲▼]/)
+
+    // mbw's second iteration, with every variant's label set of its metric: the one faster verdict, its sign in the label
+    await user.selectOptions(within(section).getByRole('combobox', { name: 'Show' }), 'metric:mbw|mbw.mcblock.bandwidth|B/s|higher')
+    expect(tableRows(within(section).getByRole('table'))).toEqual([
+      [`${GUEST} (iteration=0)`, '111.4 %', '89.4 % to 138.8 %', "can't tell", 'noisy'],
+      [`${GUEST} (iteration=1)`, '113.7 %', '103.4 % to 125.0 %', 'faster', 'faster than baseline'],
+      [GUEST, '110.3 %', '93.6 % to 130.1 %', "can't tell", 'none']
+    ])
+    expect(container.textContent).toContain('114 % ▲ faster')
+    expect(container.textContent).not.toContain('110 % ▲')
+  })
+
+  it('lists a primary figure without a relative % below the others, and counts it apart', () => {
+    const partial: RunDocument = { ...run, jobs: run.jobs.filter((j) => !(j.testId === 'fio-randread' && j.side === GUEST)) }
+    const { container } = render(<RelativeChart comparison={compare(comparisonInputOf(partial))} />)
+    const rows = tableRows(screen.getByRole('table'))
+    expect(rows).toHaveLength(8)
+    expect(rows[7]).toEqual(['4 KiB random read · fio.read.iops', '—', '—', 'not compared', ''])
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(7)
+    expect(screen.getByText(`${GUEST} relative to host: 7 inconclusive of 7. 1 without a relative figure.`)).toBeTruthy()
   })
 
   it('shows one metric for every variant', async () => {
     const user = userEvent.setup()
     const { container } = render(<RelativeChart comparison={comparison} />)
     await user.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'metric:iperf3|iperf3.received.bandwidth|bit/s|higher')
-    expect(tableRows(screen.getByRole('table'))).toEqual([[GUEST, '99.9 %', '90.3 % to 117.3 %', 'within noise', 'none']])
+    expect(tableRows(screen.getByRole('table'))).toEqual([[GUEST, '99.9 %', '85.6 % to 116.5 %', "can't tell", 'none']])
     expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(1)
   })
 
@@ -120,8 +148,12 @@ describe('RelativeChart', () => {
     const once: RunDocument = { ...run, jobs: run.jobs.filter((j) => j.repetition === 1) }
     const { container } = render(<RelativeChart comparison={compare(comparisonInputOf(once))} />)
     const rows = tableRows(screen.getByRole('table'))
-    expect(rows[0]).toEqual(['4 KiB random read · fio.read.iops', `${((21780.21978 / 21055.944056) * 100).toFixed(1)} %`, '—', 'about the same as the baseline', 'none'])
-    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(23)
+    // 103.4 % from one value a side: no interval, so no verdict but "can't tell"
+    expect(rows[0]).toEqual(['4 KiB random read · fio.read.iops', `${((21780.21978 / 21055.944056) * 100).toFixed(1)} %`, '—', "can't tell", 'none'])
+    // both sides' one mean round trip read 19 µs: the same value, so the same
+    expect(rows.find((r) => r[0] === 'ping ping · ping.rtt.avg')).toEqual(['ping ping · ping.rtt.avg', '100.0 %', '—', 'same', 'none'])
+    expect(screen.getByText(`${GUEST} relative to host: 1 same, 7 inconclusive of 8.`)).toBeTruthy()
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(8)
     expect(container.querySelectorAll('.recharts-errorBar')).toHaveLength(0)
   })
 })
@@ -142,10 +174,13 @@ describe('LatencyChart', () => {
 })
 
 describe('NetworkMatrixHeatmap', () => {
-  it('writes each pair’s median bandwidth in a source x destination table', async () => {
+  it('writes each pair’s median bandwidth and round trip in a source x destination table', async () => {
     const user = userEvent.setup()
     render(<NetworkMatrixHeatmap run={run} />)
     const section = card('Network matrix')
+    // bandwidth leads (iperf3's received bandwidth), then the other figures with the network-table role: ping's mean round trip
+    const figure = within(section).getByRole('combobox', { name: 'Figure' }) as HTMLSelectElement
+    expect([...figure.options].map((o) => o.value)).toEqual(['iperf3|iperf3.received.bandwidth|target->peer', 'ping|ping.rtt.avg|'])
     const table = within(section).getByRole('table', { name: /iperf3\.received\.bandwidth \(target->peer\): source \(rows\) to destination \(columns\)/ })
     expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['from ↓ to →', 'host', GUEST])
     expect(tableRows(table)).toEqual([
@@ -153,12 +188,12 @@ describe('NetworkMatrixHeatmap', () => {
       [GUEST, '30.2 Gbit/s', '— (the same machine: not measured)']
     ])
     expect(within(table).getByText('29.1 Gbit/s').getAttribute('title')).toBe('3 repetitions: 29.1 Gbit/s, 27.8 Gbit/s, 30.5 Gbit/s')
-    expect(within(section).getByRole('region', { name: /source by destination/ }).tabIndex).toBe(0)
-    await user.selectOptions(within(section).getByRole('combobox', { name: 'Figure' }), 'ping|ping.rtt.avg|')
-    expect(tableRows(within(section).getByRole('table'))).toEqual([
+    await user.selectOptions(figure, 'ping|ping.rtt.avg|')
+    expect(tableRows(within(section).getByRole('table', { name: /ping\.rtt\.avg: source \(rows\) to destination \(columns\)/ }))).toEqual([
       ['host', '— (the same machine: not measured)', '17.0 µs'],
       [GUEST, '29.0 µs', '— (the same machine: not measured)']
     ])
+    expect(within(section).getByRole('region', { name: /source by destination/ }).tabIndex).toBe(0)
   })
 })
 

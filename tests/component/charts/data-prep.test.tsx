@@ -19,13 +19,26 @@ const HOST = 'host'
 const GUEST = 'guest (cache=none)'
 
 describe('metric choices', () => {
-  it('groups rows by test and metric, headline first as the default', () => {
+  it('groups rows by test and metric, the first primary one as the default', () => {
     const choices = metricChoices(comparison)
     // the fixture's tests and their metrics: fio 19 + 19, dd 4, ping 7, iperf3 6 (cpu has two label sets), mbw 3
     expect(choices).toHaveLength(19 + 19 + 4 + 7 + 6 + 3)
     expect(defaultChoice(choices)).toBe('fio-randread|fio.read.iops|op/s|higher')
+    // the primary figure of each test, from the run's own definitions (fio 4 KiB: IOPS; 1 MiB: bandwidth; dd 512 B: time per
+    // block...): a metric is primary when its total row is, though mbw's iteration rows (parts of it) come first
+    expect(choices.filter((c) => c.headline).map((c) => c.metric)).toEqual([
+      'fio.read.iops',
+      'fio.write.bandwidth',
+      'dd.lat.mean',
+      'ping.rtt.avg',
+      'iperf3.received.bandwidth',
+      'mbw.memcpy.bandwidth',
+      'mbw.dumb.bandwidth',
+      'mbw.mcblock.bandwidth'
+    ])
     const mbw = choices.find((c) => c.metric === 'mbw.memcpy.bandwidth')!
     expect(mbw.rows.map((r) => labelsText(r.labels))).toEqual(['iteration=0', 'iteration=1', ''])
+    expect(mbw.rows.map((r) => r.primary)).toEqual([false, false, true])
     expect(pick(choices, 'gone')?.key).toBe('fio-randread|fio.read.iops|op/s|higher')
     expect(pick(choices, mbw.key)).toBe(mbw)
     expect(shortMetric('fio.read.clat.p99')).toBe('read clat p99')
@@ -87,28 +100,31 @@ describe('grouped bars', () => {
 })
 
 describe('relative %', () => {
-  it("lists every variant's headline metrics, then every metric", () => {
+  it("lists every variant's primary metrics, then every metric", () => {
     const views = relativeViews(comparison)
-    expect(views[0]).toEqual({ key: `variant:${GUEST}`, kind: 'variant', label: `${GUEST}: every headline metric` })
+    expect(views[0]).toEqual({ key: `variant:${GUEST}`, kind: 'variant', label: `${GUEST}: every primary metric` })
     expect(views.filter((v) => v.kind === 'metric').length).toBeGreaterThan(0)
   })
 
   it("takes the variant's relative % and interval from the comparison, with the 100 % line's room", () => {
     const data = relativeData(comparison, relativeViews(comparison)[0]!)
-    // headline rows of the fixture: fio 4 + 4, dd 2, ping 3 (loss has no relative %), iperf3 2, mbw 9
-    expect(data.items).toHaveLength(4 + 4 + 2 + 2 + 2 + 9)
-    expect(data.missing).toEqual(['ping ping · ping.loss'])
+    // the primary rows of the fixture: fio 1 + 1, dd 1, ping 1, iperf3 1, mbw 3 methods overall (never its iterations, parts of it)
+    expect(data.items).toHaveLength(1 + 1 + 1 + 1 + 1 + 3)
+    expect(data.missing).toEqual([])
     const iops = data.items[0]!
     expect(iops.label).toBe('4 KiB random read · fio.read.iops')
     expect(iops.pct).toBeCloseTo((21780.21978 / 21153.846154) * 100, 10)
     const cell = comparison.rows.find((r) => r.metric === 'fio.read.iops')!.cells[0]!
     expect(iops.ci95).toEqual(cell.ci95)
-    expect(iops.withinNoise).toBe(true)
+    expect(iops.verdict).toBe('inconclusive')
+    expect(iops.verdict).toBe(cell.verdict)
+    expect(iops).not.toHaveProperty('withinNoise')
     // latency is inverted: baseline / variant
-    const p99 = data.items.find((i) => i.label === '1 MiB sequential write · fio.write.clat.p99')!
-    const hostP99 = middle(rawValues(run, 'fio-write', HOST, 'fio.write.clat.p99'))
-    const guestP99 = middle(rawValues(run, 'fio-write', GUEST, 'fio.write.clat.p99'))
-    expect(p99.pct).toBeCloseTo((hostP99 / guestP99) * 100, 10)
+    const dd = data.items.find((i) => i.label === 'Latency: 200 x 512 B O_DIRECT writes · dd.lat.mean')!
+    const hostDd = middle(rawValues(run, 'dd-latency', HOST, 'dd.lat.mean'))
+    const guestDd = middle(rawValues(run, 'dd-latency', GUEST, 'dd.lat.mean'))
+    expect(hostDd).toBeLessThan(guestDd)
+    expect(dd.pct).toBeCloseTo((hostDd / guestDd) * 100, 10)
     // the error bar's ends are exactly the interval's ends
     const [row] = relativeRows([iops])
     const [down, up] = row!.ci as [number, number]
@@ -121,14 +137,21 @@ describe('relative %', () => {
     expect(relativeTicks(320)).toEqual([0, 50, 100, 150, 200, 250, 300])
   })
 
-  it('shows one metric for every variant and marks within-noise', () => {
+  it('shows one metric for every variant with the verdict of each cell', () => {
     const view = relativeViews(comparison).find((v) => v.key === 'metric:mbw|mbw.mcblock.bandwidth|B/s|higher')!
     const data = relativeData(comparison, view)
     expect(data.items.map((i) => i.label)).toEqual([`${GUEST} (iteration=0)`, `${GUEST} (iteration=1)`, GUEST])
-    const overall = data.items[2]!
-    expect(overall.pct).toBeCloseTo((middle(rawValues(run, 'mbw', GUEST, 'mbw.mcblock.bandwidth')) / middle(rawValues(run, 'mbw', HOST, 'mbw.mcblock.bandwidth'))) * 100, 10)
-    expect(overall.withinNoise).toBe(false)
-    expect(overall.flags).toContain('faster-than-baseline')
+    const ratio = (labels: Record<string, string>): number =>
+      (middle(rawValues(run, 'mbw', GUEST, 'mbw.mcblock.bandwidth', labels)) / middle(rawValues(run, 'mbw', HOST, 'mbw.mcblock.bandwidth', labels))) * 100
+    const [first, second, overall] = data.items
+    expect(overall!.pct).toBeCloseTo(ratio({}), 10)
+    expect(second!.pct).toBeCloseTo(ratio({ iteration: '1' }), 10)
+    // 110 % overall, but its interval reaches below 100 %: no finding, no flag; the second iteration's lies above 100 %
+    expect([first!.verdict, second!.verdict, overall!.verdict]).toEqual(['inconclusive', 'faster', 'inconclusive'])
+    expect(overall!.ci95![0]).toBeLessThan(100)
+    expect(second!.ci95![0]).toBeGreaterThan(100)
+    expect(overall!.flags).toEqual([])
+    expect(second!.flags).toEqual(['faster-than-baseline'])
   })
 })
 
@@ -155,8 +178,9 @@ describe('latency', () => {
 })
 
 describe('network matrix', () => {
-  it('puts the median bandwidth of each ordered pair in a source x destination grid, bandwidth first', () => {
+  it('puts the median bandwidth of each ordered pair in a source x destination grid', () => {
     const grids = matrixGrids(run)
+    // the figures whose definition gives them the network-table role, bandwidth first (bit/s), then ping's round trip
     expect(grids.map((g) => g.metric)).toEqual(['iperf3.received.bandwidth', 'ping.rtt.avg'])
     const bw = grids[0]!
     expect(bw.machines).toEqual([HOST, GUEST])
@@ -177,7 +201,7 @@ describe('network matrix', () => {
         j.kind === 'matrix' && j.tool === 'iperf3' ? { ...j, samples: j.samples.map((s) => (s.labels.direction ? { ...s, labels: { ...s.labels, direction: 'peer->target' } } : s)) } : j
       )
     }
-    const bw = matrixGrids(reversed)[0]!
+    const bw = matrixGrids(reversed).find((g) => g.metric === 'iperf3.received.bandwidth')!
     expect(bw.direction).toBe('peer->target')
     // the host's client job (peer: guest) now measured data flowing guest -> host
     expect(bw.cells[1]![0]!.value).toBe(29116538466.69207)
@@ -272,5 +296,14 @@ describe('available charts', () => {
     expect(availableCharts(run, comparison)).toEqual(['grouped-bars', 'latency', 'relative', 'network-matrix', 'monitor'])
     expect(availableCharts(iozoneRun(), compare(comparisonInputOf(iozoneRun())))).toEqual(['grouped-bars', 'latency', 'relative', 'network-matrix', 'monitor', 'iozone'])
     expect(availableCharts(undefined, comparison)).toEqual(['grouped-bars', 'latency', 'relative'])
+  })
+
+  it('draws no chart that needs a role from a run without metric definitions (one main has not described)', () => {
+    const bare: RunDocument = { ...run, metrics: undefined, tests: run.tests.map(({ primary: _primary, ...test }) => test) }
+    const c = compare(comparisonInputOf(bare))
+    expect(c.rows.some((r) => r.primary || r.roles !== undefined)).toBe(false)
+    expect(latencyData(c).groups).toEqual([])
+    expect(matrixGrids(bare)).toEqual([])
+    expect(availableCharts(bare, c)).toEqual(['grouped-bars', 'relative', 'monitor'])
   })
 })

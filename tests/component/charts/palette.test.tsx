@@ -46,7 +46,7 @@ describe('series colours', () => {
 })
 
 describe('relative % scale', () => {
-  it('is blue above 105 %, vermillion below 95 %, neutral between or within noise', () => {
+  it('is blue above 105 %, vermillion below 95 %, neutral between, and neutral for a verdict that is no finding', () => {
     expect(relativeTone(126)).toBe('much-better')
     expect(relativeTone(125)).toBe('better')
     expect(relativeTone(105.5)).toBe('better')
@@ -55,7 +55,13 @@ describe('relative % scale', () => {
     expect(relativeTone(94.9)).toBe('worse')
     expect(relativeTone(75)).toBe('worse')
     expect(relativeTone(43)).toBe('much-worse')
-    expect(relativeTone(43, true)).toBe('neutral')
+    // a slower or faster verdict keeps the figure's tone; the same, or "can't tell", is never coloured
+    expect(relativeTone(43, 'slower')).toBe('much-worse')
+    expect(relativeTone(126, 'faster')).toBe('much-better')
+    expect(relativeTone(43, 'inconclusive')).toBe('neutral')
+    expect(relativeTone(126, 'inconclusive')).toBe('neutral')
+    expect(relativeTone(97, 'same')).toBe('neutral')
+    expect(relativeTone(undefined, 'slower')).toBeUndefined()
     expect(relativeTone(undefined)).toBeUndefined()
     expect(relativeTone(Number.NaN)).toBeUndefined()
   })
@@ -70,6 +76,8 @@ describe('relative % scale', () => {
     })
     expect(relativeColour(43)?.symbol).toBe('▼▼')
     expect(relativeColour(99)?.symbol).toBe('≈')
+    expect(relativeColour(43, 'slower')?.symbol).toBe('▼▼')
+    expect([relativeColour(43, 'inconclusive')?.tone, relativeColour(43, 'inconclusive')?.colour]).toEqual(['neutral', 'var(--chart-rel-neutral, #5b6575)'])
     expect(relativeColour(undefined)).toBeUndefined()
   })
 })

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { emptyDraft, withBaseline, withVariant, type WizardDraft } from '../../../src/renderer/src/features/comparison/wizard-draft'
+import { emptyDraft, withBaseline, withVariant, type WizardDraft } from '../../../src/renderer/src/models/wizard-draft'
 import { useAppStore, type AppState } from '../../../src/renderer/src/store'
 import type { PreflightReport } from '../../../src/shared/catalog-contract'
 import { ApiCallError } from '../../../src/shared/contract'
@@ -76,7 +76,9 @@ describe('wizard step 4: review and start', () => {
       aggregate: 'median',
       storage: { kind: 'directory', path: '~/virtbench-work' },
       network: { matrix: false, simultaneous: false },
-      schedule: { order: 'interleaved', parallelTargets: false }
+      schedule: { order: 'interleaved', parallelTargets: false },
+      equivalenceMarginPct: 3,
+      warmup: false
     }
     expect(callsTo(api, 'runs:start')).toEqual([{ plan: expected }])
     expect(callsTo(api, 'plans:preflight')).toEqual([{ plan: expected }])
@@ -300,7 +302,9 @@ describe('presets', () => {
             aggregate: 'median',
             storage: { kind: 'directory', path: '~/virtbench-work' },
             network: { matrix: false, simultaneous: false },
-            schedule: { order: 'interleaved', parallelTargets: false }
+            schedule: { order: 'interleaved', parallelTargets: false },
+            equivalenceMarginPct: 3,
+            warmup: false
           }
         }
       }

@@ -13,7 +13,7 @@ import {
   withMatrix,
   withVariant,
   type WizardDraft
-} from '../../../src/renderer/src/features/comparison/wizard-draft'
+} from '../../../src/renderer/src/models/wizard-draft'
 
 function draftWith(change: Partial<WizardDraft>): WizardDraft {
   return { ...emptyDraft(), ...change }
@@ -34,7 +34,10 @@ describe('the plan a draft stands for', () => {
       aggregate: 'median',
       storage: { kind: 'directory', path: '~/virtbench-work' },
       network: { matrix: false, simultaneous: false },
-      schedule: { order: 'interleaved', parallelTargets: false }
+      schedule: { order: 'interleaved', parallelTargets: false },
+      // the verdicts' default margin, no adaptive repetitions, no warm-up run
+      equivalenceMarginPct: 3,
+      warmup: false
     })
     expect(ComparisonPlanSchema.safeParse(plan).success).toBe(true)
   })
@@ -82,7 +85,10 @@ describe('the plan a draft stands for', () => {
       aggregate: 'mean' as const,
       storage: { kind: 'directory' as const, path: '/data/work' },
       network: { peer: 'itb4', matrix: true, simultaneous: false },
-      schedule: { order: 'grouped' as const, parallelTargets: true }
+      schedule: { order: 'grouped' as const, parallelTargets: true },
+      equivalenceMarginPct: 5,
+      precision: { halfWidthPct: 2, maxRepetitions: 8, budgetSeconds: 1800 },
+      warmup: true
     }
     expect(planOfDraft(draftOfPlan(plan))).toEqual(plan)
   })

@@ -41,7 +41,9 @@ export const savedPreset: Preset = {
     aggregate: 'median',
     storage: { kind: 'directory', path: '~/virtbench-work' },
     network: { matrix: false, simultaneous: false },
-    schedule: { order: 'interleaved', parallelTargets: false }
+    schedule: { order: 'interleaved', parallelTargets: false },
+    equivalenceMarginPct: 3,
+    warmup: false
   }
 }
 

@@ -17,14 +17,14 @@ export function medianOf(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-/** The table row of a metric within a test's group (tbody[data-test]), without labels. */
-export function metricRow(table: HTMLElement, testId: string, metric: string): HTMLTableRowElement {
+/** The table row of a metric within a test's group (tbody[data-test]): without labels, or with `labels` ("iteration=1"). */
+export function metricRow(table: HTMLElement, testId: string, metric: string, labels?: string): HTMLTableRowElement {
   const group = table.querySelector(`tbody[data-test="${testId}"]`)
   if (!group) throw new Error(`no group for ${testId}`)
   const row = [...group.querySelectorAll<HTMLTableRowElement>('tr[data-metric]')].find(
-    (r) => r.dataset.metric === metric && r.dataset.labels === undefined
+    (r) => r.dataset.metric === metric && r.dataset.labels === labels
   )
-  if (!row) throw new Error(`no row for ${metric} in ${testId}`)
+  if (!row) throw new Error(`no row for ${metric}${labels ? ` (${labels})` : ''} in ${testId}`)
   return row
 }
 

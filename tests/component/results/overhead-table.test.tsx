@@ -2,19 +2,22 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { OverheadTable } from '../../../src/renderer/src/features/results/overhead-table'
+import { differenceText } from '../../../src/renderer/src/features/results/cell-text'
 import { flagExplanation } from '../../../src/renderer/src/features/results/flags'
 import { compare } from '../../../src/shared/compare'
 import { formatPct, formatValue } from '../../../src/shared/format'
-import { isHeadlineMetric } from '../../../src/shared/headline-metrics'
-import type { Comparison, ComparisonRow } from '../../../src/shared/model/comparison'
+import type { Comparison, ComparisonRow, VariantCell } from '../../../src/shared/model/comparison'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import { rawValues } from '../charts/chart-fixtures'
 import { loopbackRun } from '../run-fixture'
 import { cellsOf, medianOf, metricRow, metricRowCount, valuesOf } from './helpers'
+import { oneMetricComparison, RANDOM_WRITES } from './one-metric-comparison'
 
 const run = loopbackRun()
 const comparison = compare(comparisonInputOf(run))
 const BASELINE = 'host'
 const VARIANT = 'guest (cache=none)'
+const DERIVED_TITLE = 'Computed by VirtBench from what the tool printed; no output shows this figure as such.'
 
 function text(element: Element | undefined | null): string {
   return element?.textContent ?? ''
@@ -22,6 +25,36 @@ function text(element: Element | undefined | null): string {
 
 function table(): HTMLElement {
   return screen.getByRole('table')
+}
+
+/** The comparison's cell of the (only) variant for a metric of a test, with `labels` as the table writes them. */
+function comparedCell(testId: string, metric: string, labels = ''): { row: ComparisonRow; cell: VariantCell } {
+  const row = comparison.rows.find((r) => r.testId === testId && r.metric === metric && Object.entries(r.labels).map(([k, v]) => `${k}=${v}`).join(', ') === labels)!
+  return { row, cell: row.cells[0]! }
+}
+
+/** The verdict of a table cell: the words shown, and the reason it carries as its title (and, hidden, for screen readers). */
+function verdictOf(cell: HTMLElement): { words: string; reason: string | null } {
+  const mark = cell.querySelector('.results-verdict')
+  if (!mark) throw new Error(`no verdict in the cell of ${cell.dataset.variant}`)
+  const spoken = text(mark.querySelector('.visually-hidden'))
+  return { words: text(mark).slice(0, text(mark).length - spoken.length), reason: mark.getAttribute('title') }
+}
+
+/** A cell whose verdict is no finding: no arrow, no overhead, no "better" or "worse", the neutral tone. */
+function expectNoFinding(cell: HTMLElement): void {
+  expect(text(cell)).not.toMatch(/[▲▼]/)
+  expect(text(cell)).not.toContain('overhead')
+  expect(text(cell)).not.toContain('than the baseline')
+  expect(cell.className).toBe('results-cell results-tone-neutral')
+}
+
+/**
+ * The centre, on a log scale, of a ratio's interval: compare() centres it on the relative % the
+ * table shows (the figure times and divided by one factor), so the figure lies inside it.
+ */
+function logCentre(interval: readonly [number, number]): number {
+  return Math.sqrt(interval[0] * interval[1])
 }
 
 describe('OverheadTable with the loopback run', () => {
@@ -36,12 +69,12 @@ describe('OverheadTable with the loopback run', () => {
     expect(headers).toHaveLength(3)
   })
 
-  it("shows 4 KiB random read IOPS as the repetitions' medians, with relative %, overhead, interval and n", () => {
+  it("shows 4 KiB random read IOPS as the repetitions' medians, with relative %, interval, n and the verdict: can't tell", () => {
     render(<OverheadTable comparison={comparison} />)
     const hostValues = valuesOf(run, BASELINE, 'fio-randread', 'fio.read.iops')
     const guestValues = valuesOf(run, VARIANT, 'fio-randread', 'fio.read.iops')
-    expect(hostValues).toHaveLength(3)
-    expect(guestValues).toHaveLength(3)
+    expect(hostValues).toEqual([21055.944056, 21153.846154, 22376.623377])
+    expect(guestValues).toEqual([21780.21978, 21872.127872, 21754.245754])
     const host = medianOf(hostValues)
     const guest = medianOf(guestValues)
     const relative = (guest / host) * 100
@@ -50,6 +83,7 @@ describe('OverheadTable with the loopback run', () => {
     const { header, baseline, variants } = cellsOf(row)
     expect(text(header)).toContain('fio.read.iops')
     expect(text(header)).toContain('higher is better')
+    expect(text(header)).not.toContain('derived')
 
     expect(text(baseline)).toContain(formatValue(host, 'op/s'))
     expect(formatValue(host, 'op/s')).toBe('21.2k op/s')
@@ -59,77 +93,166 @@ describe('OverheadTable with the loopback run', () => {
     expect(text(cell)).toContain(formatValue(guest, 'op/s'))
     expect(text(cell)).toContain(formatPct(relative))
     expect(formatPct(relative)).toBe('103 %')
-    expect(text(cell)).toContain(`overhead ${formatPct(100 - relative)}`)
     expect(text(cell)).toContain('n = 3')
 
-    // The interval is a bootstrap: take it from the comparison the table was given.
-    const ci = comparison.rows.find((r) => r.testId === 'fio-randread' && r.metric === 'fio.read.iops')!.cells[0]!.ci95!
+    // Welch's interval on the logs, centred on the 103 % shown (102.96 % x/÷ 1.0869 with t = 4.246 at 2.03 degrees of
+    // freedom), and wider than 100 % ± 3 % on both sides
+    const ci = comparedCell('fio-randread', 'fio.read.iops').cell.ci95!
+    expect(logCentre(ci)).toBeCloseTo(relative, 8)
+    expect(ci[0]).toBeLessThan(97)
+    expect(ci[1]).toBeGreaterThan(103)
     expect(text(cell)).toContain(`CI ${formatPct(ci[0])} – ${formatPct(ci[1])}`)
-    expect(ci[0]).toBeLessThan(100)
-    expect(ci[1]).toBeGreaterThan(100)
-    expect(within(cell).getByText('≈ within noise')).toBeTruthy()
+    expect(`${formatPct(ci[0])} – ${formatPct(ci[1])}`).toBe('95 % – 112 %')
+    expect(verdictOf(cell)).toEqual({
+      words: "≈ can't tell",
+      reason: 'the 95 % interval 94.7 % to 112 % is too wide to tell: it reaches past 100 % ± 3 % and includes 100 %'
+    })
+    // the reason is read out too, not only shown on hover
+    expect(text(cell.querySelector('.results-verdict'))).toContain(": the 95 % interval 94.7 % to 112 % is too wide to tell")
   })
 
-  it('says a better figure with an arrow and words, not by colour alone', () => {
-    render(<OverheadTable comparison={comparison} />)
-    const cell = cellsOf(metricRow(table(), 'fio-randread', 'fio.read.iops')).variants[0]!
-    expect(text(cell)).toContain('▲')
-    expect(text(cell)).toContain('better than the baseline')
-    // Within noise: the neutral tone of the charts' diverging scale.
-    expect(cell.className).toContain('results-tone-neutral')
+  it("shows no arrow, overhead or colour where the data cannot tell, even at 31 %", () => {
+    render(<OverheadTable comparison={comparison} allMetrics />)
+    const iops = cellsOf(metricRow(table(), 'fio-randread', 'fio.read.iops')).variants[0]!
+    // fio's longest completion: 1.28 ms on the host, 4.08 ms on the guest in the middle repetition, and wildly apart in the others
+    const host = valuesOf(run, BASELINE, 'fio-randread', 'fio.read.clat.max')
+    const guest = valuesOf(run, VARIANT, 'fio-randread', 'fio.read.clat.max')
+    const relative = (medianOf(host) / medianOf(guest)) * 100
+    expect(formatPct(relative)).toBe('31 %')
+    const { cell: compared } = comparedCell('fio-randread', 'fio.read.clat.max')
+    expect(compared.verdict).toBe('inconclusive')
+    expect(compared.ci95![0]).toBeLessThan(100)
+    expect(compared.ci95![1]).toBeGreaterThan(100)
+    const clatMax = cellsOf(metricRow(table(), 'fio-randread', 'fio.read.clat.max')).variants[0]!
+    expect(text(clatMax)).toContain('31 %')
+    for (const cell of [iops, clatMax]) {
+      expect(verdictOf(cell).words).toBe("≈ can't tell")
+      expectNoFinding(cell)
+    }
   })
 
-  it('colours a difference outside the noise on the diverging scale, with its sign', () => {
-    render(<OverheadTable comparison={comparison} />)
-    const row = comparison.rows.find((r) => r.testId === 'mbw' && r.metric === 'mbw.mcblock.bandwidth' && Object.keys(r.labels).length === 0)!
-    const relative = row.cells[0]!.relativePct!
-    expect(row.cells[0]!.withinNoise).toBe(false)
-    const cell = cellsOf(metricRow(table(), 'mbw', 'mbw.mcblock.bandwidth')).variants[0]!
-    expect(text(cell)).toContain(formatPct(relative))
-    expect(text(cell)).toContain('▲')
-    expect(text(cell)).not.toContain('within noise')
-    expect(cell.className).toMatch(/results-tone-(better|much-better)/)
+  it('marks a faster verdict with its arrow, its words, the overhead, the colour and the flag', () => {
+    // mbw's second iteration: a part of the test's total, so it leads nowhere and shows with every metric
+    render(<OverheadTable comparison={comparison} allMetrics />)
+    const host = rawValues(run, 'mbw', BASELINE, 'mbw.mcblock.bandwidth', { iteration: '1' })
+    const guest = rawValues(run, 'mbw', VARIANT, 'mbw.mcblock.bandwidth', { iteration: '1' })
+    expect(host).toEqual([97541953683.456, 106861248380.928, 101067566088.192])
+    expect(guest).toEqual([114912438255.616, 110376421163.008, 115704938364.928])
+    const relative = (medianOf(guest) / medianOf(host)) * 100
+    const { row, cell: compared } = comparedCell('mbw', 'mbw.mcblock.bandwidth', 'iteration=1')
+    expect(row.primary).toBe(false)
+    // 113.7 % x/÷ 1.0991 (t = 3.114 at 3.12 degrees of freedom): the whole interval above 100 %
+    expect(logCentre(compared.ci95!)).toBeCloseTo(relative, 8)
+    expect(compared.ci95![0]).toBeGreaterThan(100)
+
+    const cell = cellsOf(metricRow(table(), 'mbw', 'mbw.mcblock.bandwidth', 'iteration=1')).variants[0]!
+    expect(text(cell)).toContain(formatValue(medianOf(guest), 'B/s'))
+    expect(text(cell)).toContain(`▲ ${formatPct(relative)} (better than the baseline)`)
+    expect(formatPct(relative)).toBe('114 %')
+    expect(text(cell)).toContain(`overhead ${formatPct(100 - relative)}`)
+    expect(formatPct(100 - relative)).toBe('-14 %')
+    // 105..125 %: the lighter blue step of the diverging scale
+    expect(cell.className).toBe('results-cell results-tone-better')
+    expect(verdictOf(cell)).toEqual({ words: 'faster', reason: 'the 95 % interval 103 % to 125 % lies above 100 %' })
+    expect(within(cell).getByRole('button', { name: 'too fast? (faster than the baseline): explanation' })).toBeTruthy()
   })
 
-  it('reads latency as lower is better: relative % is baseline / variant', () => {
+  it("reads latency as lower is better: relative % is baseline / variant, and dd's time per block is marked derived", () => {
     render(<OverheadTable comparison={comparison} />)
-    const host = medianOf(valuesOf(run, BASELINE, 'fio-randread', 'fio.read.lat.mean'))
-    const guest = medianOf(valuesOf(run, VARIANT, 'fio-randread', 'fio.read.lat.mean'))
-    const { header, baseline, variants } = cellsOf(metricRow(table(), 'fio-randread', 'fio.read.lat.mean'))
+    const hostValues = valuesOf(run, BASELINE, 'dd-latency', 'dd.lat.mean')
+    const guestValues = valuesOf(run, VARIANT, 'dd-latency', 'dd.lat.mean')
+    // derived: dd printed the elapsed time of 200 blocks, VirtBench divided it
+    expect(hostValues).toEqual(valuesOf(run, BASELINE, 'dd-latency', 'dd.elapsed').map((elapsed) => elapsed / 200))
+    const host = medianOf(hostValues)
+    const guest = medianOf(guestValues)
+    const { header, baseline, variants } = cellsOf(metricRow(table(), 'dd-latency', 'dd.lat.mean'))
     expect(text(header)).toContain('lower is better')
+    expect(text(header)).toContain('· derived')
+    expect(header.querySelector('.results-derived')!.getAttribute('title')).toBe(DERIVED_TITLE)
     expect(text(baseline)).toContain(formatValue(host, 's'))
     expect(text(variants[0])).toContain(formatValue(guest, 's'))
     expect(text(variants[0])).toContain(formatPct((host / guest) * 100))
+    expect(formatPct((host / guest) * 100)).toBe('100 %')
   })
 
-  it('shows a dash with its reason where there is no ratio, never a made-up number', () => {
-    render(<OverheadTable comparison={comparison} />)
-    // Both sides lost no packet: 0 where lower is better has no ratio.
-    const { baseline, variants } = cellsOf(metricRow(table(), 'ping', 'ping.loss'))
+  it('marks only the derived figure: the bandwidth and elapsed time dd printed are not', () => {
+    render(<OverheadTable comparison={comparison} allMetrics />)
+    const derived = [...table().querySelectorAll('tr[data-metric]')].filter((r) => r.querySelector('.results-derived')).map((r) => r.getAttribute('data-metric'))
+    expect(derived).toEqual(['dd.lat.mean'])
+  })
+
+  it('compares lost packets as a difference: 0 % against 0 % is the same, never "no result"', () => {
+    render(<OverheadTable comparison={comparison} allMetrics />)
+    expect(valuesOf(run, BASELINE, 'ping', 'ping.loss')).toEqual([0, 0, 0])
+    expect(valuesOf(run, VARIANT, 'ping', 'ping.loss')).toEqual([0, 0, 0])
+    const { header, baseline, variants } = cellsOf(metricRow(table(), 'ping', 'ping.loss'))
+    expect(text(header)).toContain('lower is better · Δ')
     expect(text(baseline)).toContain(formatValue(0, '%'))
     const cell = variants[0]!
-    expect(text(cell)).toContain('—')
-    expect(text(cell)).toContain(`No ratio: ${VARIANT} measured 0 where lower is better`)
-    expect(text(cell)).not.toContain('%)')
-    expect(text(cell)).not.toContain('CI')
+    expect(text(cell.querySelector('.results-rel'))).toBe('±0 %')
+    expect(verdictOf(cell)).toEqual({ words: 'same', reason: 'both sides measured exactly the same value' })
+    expect(text(cell)).not.toContain('—')
+    expect(text(cell)).not.toContain('No ratio')
+    expect(text(cell)).not.toContain('Not measured')
+    expect(text(cell)).not.toContain('overhead')
+    // a difference is no relative %, so it gets no tone of the relative scale
+    expect(cell.className).toBe('results-cell')
   })
 
-  it('shows the headline metrics by default and every metric with the toggle', async () => {
+  it('compares retransmits as a difference with its interval, and says when it cannot tell', () => {
+    render(<OverheadTable comparison={comparison} allMetrics />)
+    const labels = { direction: 'target->peer' }
+    const host = rawValues(run, 'iperf3', BASELINE, 'iperf3.retransmits', labels)
+    const guest = rawValues(run, 'iperf3', VARIANT, 'iperf3.retransmits', labels)
+    expect([host, guest]).toEqual([
+      [45, 28, 27],
+      [22, 38, 21]
+    ])
+    const { header, baseline, variants } = cellsOf(metricRow(table(), 'iperf3', 'iperf3.retransmits', 'direction=target->peer'))
+    expect(text(header)).toContain('lower is better · Δ')
+    expect(text(baseline)).toContain(formatValue(28, 'count'))
+    const cell = variants[0]!
+    expect(medianOf(guest) - medianOf(host)).toBe(-6)
+    expect(text(cell)).toContain('−6')
+    const ci = comparedCell('iperf3', 'iperf3.retransmits', 'direction=target->peer').cell.ci95!
+    // the difference shown (-6, of the medians) ± the half-width of Welch's interval of the difference of the means
+    // (22.32 = t 2.780 at 3.99 degrees of freedom x 8.03), wide with three noisy repetitions
+    expect((ci[0] + ci[1]) / 2).toBeCloseTo(-6, 8)
+    expect(text(cell)).toContain(`CI ${differenceText(ci[0], 'count')} – ${differenceText(ci[1], 'count')}`)
+    expect(verdictOf(cell)).toEqual({ words: "≈ can't tell", reason: 'the 95 % interval of the difference, -28.3 to 16.3, includes 0 and is too wide to tell' })
+    // a count has no relative % and no overhead
+    expect(text(cell.querySelector('.results-rel'))).toBe('−6')
+    expect(cell.querySelector('.results-overhead')).toBeNull()
+    expect(cell.className).toBe('results-cell')
+  })
+
+  it('shows the primary metrics by default and every metric with the toggle', async () => {
     const user = userEvent.setup()
     render(<OverheadTable comparison={comparison} />)
-    const headline = comparison.rows.filter((r) => isHeadlineMetric(r.metric)).length
-    expect(headline).toBe(24)
-    expect(metricRowCount(table())).toBe(headline)
+    // each test's primary figure (fio 4 KiB: IOPS; fio 1 MiB: bandwidth; dd 512 B: time per block; ping: mean
+    // round trip; iperf3: the bandwidth that arrived) and mbw's three methods overall: its iterations are parts of a total
+    const primary = [
+      'fio.read.iops',
+      'fio.write.bandwidth',
+      'dd.lat.mean',
+      'ping.rtt.avg',
+      'iperf3.received.bandwidth',
+      ...['memcpy', 'dumb', 'mcblock'].map((method) => `mbw.${method}.bandwidth`)
+    ]
+    expect([...table().querySelectorAll('tr[data-metric]')].map((r) => r.getAttribute('data-metric'))).toEqual(primary)
+    expect(table().querySelectorAll('tr[data-metric^="mbw."]:not([data-labels])')).toHaveLength(3)
+    expect(screen.getByText('8 primary metrics shown of 65')).toBeTruthy()
     expect(within(table()).queryByText('fio.read.clat.p99.9')).toBeNull()
 
     const toggle = screen.getByRole('checkbox', { name: 'All metrics' })
     await user.click(toggle)
     expect(metricRowCount(table())).toBe(comparison.rows.length)
     expect(comparison.rows.length).toBe(65)
+    expect(screen.getByText('All 65 metrics shown')).toBeTruthy()
     expect(within(table()).getByText('fio.read.clat.p99.9')).toBeTruthy()
 
     await user.click(toggle)
-    expect(metricRowCount(table())).toBe(headline)
+    expect(metricRowCount(table())).toBe(primary.length)
   })
 
   it('starts with every metric when asked to', () => {
@@ -138,25 +261,26 @@ describe('OverheadTable with the loopback run', () => {
     expect((screen.getByRole('checkbox', { name: 'All metrics' }) as HTMLInputElement).checked).toBe(true)
   })
 
-  it('says how many metrics of a test the headline view leaves out', () => {
+  it('says how many metrics of a test the primary view leaves out', () => {
     render(<OverheadTable comparison={comparison} />)
-    const hidden = comparison.rows.filter((r) => r.testId === 'fio-randread' && !isHeadlineMetric(r.metric)).length
+    // fio's 19 figures of the random read, IOPS shown
+    const hidden = comparison.rows.filter((r) => r.testId === 'fio-randread').length - 1
+    expect(hidden).toBe(18)
     const group = table().querySelector('tbody[data-test="fio-randread"]') as HTMLElement
-    expect(hidden).toBeGreaterThan(1)
-    expect(text(within(group).getByRole('columnheader', { name: /4 KiB random read/ }))).toContain(`${hidden} more metrics`)
+    expect(text(within(group).getByRole('columnheader', { name: /4 KiB random read/ }))).toContain('18 more metrics with “All metrics”')
   })
 
   it("opens a flag's explanation from the keyboard, and closes it again", async () => {
     const user = userEvent.setup()
     render(<OverheadTable comparison={comparison} />)
-    const row = comparison.rows.find((r) => r.testId === 'ping' && r.metric === 'ping.rtt.avg')!
-    const noisy = row.cells[0]!.flags.find((f) => f.kind === 'noisy')!
+    const noisy = comparedCell('ping', 'ping.rtt.avg').cell.flags.find((f) => f.kind === 'noisy')!
     expect(noisy).toBeDefined()
+    expect(noisy.explanation).toBeDefined()
 
     const cell = cellsOf(metricRow(table(), 'ping', 'ping.rtt.avg')).variants[0]!
     const button = within(cell).getByRole('button', { name: /noisy/ })
     expect(button.getAttribute('aria-expanded')).toBe('false')
-    expect(screen.queryByText(noisy.message)).toBeNull()
+    expect(screen.queryByText(noisy.explanation!)).toBeNull()
 
     // Tab through the controls until the flag has the focus, then press Enter.
     for (let i = 0; i < 200 && document.activeElement !== button; i++) await user.tab()
@@ -164,12 +288,16 @@ describe('OverheadTable with the loopback run', () => {
     await user.keyboard('{Enter}')
     expect(button.getAttribute('aria-expanded')).toBe('true')
     const explanation = document.getElementById(button.getAttribute('aria-controls')!)!
+    // the explanation the comparison wrote, then what was seen (the message without it), each once
     expect(text(explanation)).toContain(flagExplanation(noisy))
-    expect(text(explanation)).toContain(noisy.message)
+    const seen = noisy.message.slice(0, -noisy.explanation!.length).trim()
+    expect(seen).toMatch(/^The repetitions of ping.rtt.avg of ping ping vary a lot: the coefficient of variation is .* above 10 %\.$/)
+    expect(text(explanation)).toContain(`What was seen: ${seen}`)
+    expect(text(explanation).split(noisy.explanation!)).toHaveLength(2)
 
     await user.keyboard(' ')
     expect(button.getAttribute('aria-expanded')).toBe('false')
-    expect(screen.queryByText(noisy.message)).toBeNull()
+    expect(screen.queryByText(noisy.explanation!)).toBeNull()
   })
 
   it('closes an explanation with Escape or its button, and gives the focus back to the flag', async () => {
@@ -227,76 +355,81 @@ describe('OverheadTable with the loopback run', () => {
   })
 })
 
-/** A storage row where the variant beat the baseline by 40 %: a writeback cache at work. */
-function cachedWriteComparison(): Comparison {
-  const stats = (value: number, values: number[]) => ({
-    values,
-    value,
-    aggregate: 'median' as const,
-    n: values.length,
-    median: value,
-    mean: value,
-    min: Math.min(...values),
-    max: Math.max(...values)
-  })
-  const row: ComparisonRow = {
-    testId: 'fio-4k-randwrite',
-    testTitle: '4 KiB random write',
-    metric: 'fio.write.iops',
-    labels: {},
-    unit: 'op/s',
-    better: 'higher',
-    category: 'storage',
-    baseline: stats(7349, [7349]),
-    cells: [
-      {
-        variant: 'guest-wb',
-        stats: stats(10289, [10289]),
-        relativePct: 140,
-        overheadPct: -40,
-        flags: [
-          {
-            kind: 'faster-than-baseline',
-            message: 'guest-wb reached 140 % of host on fio.write.iops of 4 KiB random write: faster than the baseline by more than 5 %.'
-          }
-        ]
-      },
-      {
-        variant: 'guest-lost',
-        flags: [{ kind: 'missing', message: 'No successful repetition of 4 KiB random write on guest-lost.' }]
-      }
-    ]
-  }
-  return { baseline: 'host', variants: ['guest-wb', 'guest-lost'], rows: [row], variantFlags: {}, method: 'method' }
+/** RANDOM_WRITES compared by compare(), as a run with these figures would be. */
+const writes = oneMetricComparison(RANDOM_WRITES)
+
+function writeCell(variant: string): HTMLElement {
+  const cell = cellsOf(metricRow(table(), 'fio-4k-randwrite', 'fio.write.iops')).variants[writes.variants.indexOf(variant)]
+  if (!cell || cell.dataset.variant !== variant) throw new Error(`no cell for ${variant}`)
+  return cell
 }
 
-describe('OverheadTable with a synthetic comparison', () => {
+describe('OverheadTable with figures compared by compare()', () => {
   it('explains a faster-than-physical write as the host page cache (cache=writeback)', async () => {
     const user = userEvent.setup()
-    render(<OverheadTable comparison={cachedWriteComparison()} scenarios={{ 'guest-wb': { hypervisor: 'kvm', cache: 'writeback' } }} />)
-    const cell = cellsOf(metricRow(table(), 'fio-4k-randwrite', 'fio.write.iops')).variants[0]!
+    render(<OverheadTable comparison={writes} />)
+    const cell = writeCell('guest-wb')
+    // medians 10289 and 7349
+    expect(formatPct((10289 / 7349) * 100)).toBe('140 %')
     expect(text(cell)).toContain(formatValue(10289, 'op/s'))
-    expect(text(cell)).toContain('140 %')
+    expect(text(cell)).toContain('▲ 140 % (better than the baseline)')
     expect(text(cell)).toContain('overhead -40 %')
-    expect(text(cell)).toContain('CI —')
-    expect(text(cell)).toContain('needs at least two repetitions')
-    expect(cell.className).toContain('results-tone-much-better')
+    expect(cell.className).toBe('results-cell results-tone-much-better')
+    expect(verdictOf(cell).words).toBe('faster')
+    expect(verdictOf(cell).reason).toMatch(/^the 95 % interval 13\d % to 14\d % lies above 100 %$/)
 
     const flag = within(cell).getByRole('button', { name: 'too fast? (faster than the baseline): explanation' })
     await user.click(flag)
     const region = document.getElementById(flag.getAttribute('aria-controls')!)!
-    expect(text(region)).toContain('Faster than physical: the host page cache is probably serving these writes; cache=writeback.')
-    expect(text(region)).toContain('set the guest disk to cache=none, run the test with direct=1')
-    expect(text(region)).toContain('guest-wb reached 140 % of host')
+    expect(text(region)).toContain("The guest disk is cache=writeback, so the host's page cache most likely answered instead of the disk.")
+    expect(text(region)).toContain("set the guest disk's cache mode to none (cache=none), run the test with direct=1")
+    expect(text(region)).toContain('What was seen: guest-wb reached 140 % of host on fio.write.iops of 4 KiB random write: faster than the baseline beyond noise.')
   })
 
-  it('shows a variant without results as a dash with the reason, never as 0', () => {
-    render(<OverheadTable comparison={cachedWriteComparison()} />)
-    const cell = cellsOf(metricRow(table(), 'fio-4k-randwrite', 'fio.write.iops')).variants[1]!
+  it('marks a slower verdict with a down arrow, the overhead and the worse colour', () => {
+    render(<OverheadTable comparison={writes} />)
+    const cell = writeCell('guest-slow')
+    expect(formatPct((5071 / 7349) * 100)).toBe('69 %')
+    expect(text(cell)).toContain('▼ 69 % (worse than the baseline)')
+    expect(text(cell)).toContain('overhead 31 %')
+    expect(cell.className).toBe('results-cell results-tone-much-worse')
+    expect(verdictOf(cell).words).toBe('slower')
+    expect(verdictOf(cell).reason).toMatch(/^the 95 % interval 6\d\.\d % to 7\d\.\d % lies below 100 %$/)
+    expect(within(cell).queryAllByRole('button')).toHaveLength(0)
+  })
+
+  it('says "same" for a twin of the baseline, with no arrow, overhead or colour', () => {
+    render(<OverheadTable comparison={writes} />)
+    const cell = writeCell('guest-twin')
+    expect(text(cell)).toContain(formatPct((7352 / 7349) * 100))
+    expect(verdictOf(cell).words).toBe('same')
+    expect(verdictOf(cell).reason).toMatch(/^the 95 % interval .* lies within 100 % ± 3 %$/)
+    expectNoFinding(cell)
+  })
+
+  it("never reads one repetition as an overhead: 60 % with no interval is \"can't tell\", grey, without arrow", () => {
+    render(<OverheadTable comparison={writes} />)
+    const cell = writeCell('guest-once')
+    expect(formatPct((4409 / 7349) * 100)).toBe('60 %')
+    expect(text(cell)).toContain('60 %')
+    expect(text(cell)).toContain('n = 1')
+    expect(text(cell)).toContain('CI —')
+    expect(text(cell)).toContain('needs at least two repetitions')
+    expect(verdictOf(cell)).toEqual({
+      words: "≈ can't tell",
+      reason: 'no interval with 3 and 1 values: one value a side cannot tell a difference from noise'
+    })
+    expectNoFinding(cell)
+  })
+
+  it('shows a variant without results as a dash with the reason, never as 0, and gives it no verdict', () => {
+    render(<OverheadTable comparison={writes} />)
+    const cell = writeCell('guest-lost')
     expect(text(cell)).toContain('—')
     expect(text(cell)).toContain('Not measured: no successful repetition of 4 KiB random write on guest-lost gave this metric.')
     expect(text(cell)).not.toContain('op/s')
     expect(text(cell)).not.toContain('%')
+    expect(cell.querySelector('.results-verdict')).toBeNull()
     expect(within(cell).getByRole('button', { name: /missing/ }).getAttribute('aria-expanded')).toBe('false')
   })
 })

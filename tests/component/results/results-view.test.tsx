@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ResultsView } from '../../../src/renderer/src/features/results/results-view'
 import { compare } from '../../../src/shared/compare'
 import { formatPct, formatValue } from '../../../src/shared/format'
+import type { TargetEnvironment } from '../../../src/shared/model/environment'
 import type { RunDocument } from '../../../src/shared/model/run'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
 import { loopbackRun } from '../run-fixture'
@@ -109,14 +110,29 @@ describe('ResultsView of the loopback run', () => {
   })
 })
 
+/** The loopback run with the environment of `target` changed as `change` says. */
+function withEnvironment(run: RunDocument, target: 'host' | 'guest', change: Partial<TargetEnvironment>): RunDocument {
+  return { ...run, environment: { ...run.environment, [target]: { ...run.environment[target]!, ...change } } }
+}
+
 /** The loopback run, with the guest's environment changed in a few places. */
 function runWithDifferentGuest(): RunDocument {
-  const run = loopbackRun()
-  const guest = structuredClone(run.environment.guest) as Record<string, unknown>
-  guest.kernel = '6.1.0-18-amd64'
-  guest.cpuCount = 4
-  guest.nics = [{ name: 'eth0', driver: 'virtio_net', speedBitsPerSecond: 10e9, addresses: ['192.0.2.2/24', 'fd00::2/64', 'fe80::fc:ff:fe00:1/64'] }, { name: 'ifb0' }, { name: 'ifb1' }]
-  return { ...run, environment: { ...run.environment, guest } }
+  return withEnvironment(loopbackRun(), 'guest', {
+    kernel: '6.1.0-18-amd64',
+    cpuCount: 4,
+    nics: [{ name: 'eth0', driver: 'virtio_net', speedBitsPerSecond: 10e9, addresses: ['192.0.2.2/24', 'fd00::2/64', 'fe80::fc:ff:fe00:1/64'] }, { name: 'ifb0' }, { name: 'ifb1' }]
+  })
+}
+
+const MACHINE_ID = '5f3c2a9e8b7d4c1f9a0e6b2d4c8f1a37'
+
+/**
+ * The loopback run as it is: both targets are the one test machine. Its capture predates machine
+ * and boot ids; here they are the ids that machine would report, with the guest's boot id given.
+ */
+function runOnOneMachine(guestBootId: string): RunDocument {
+  const host = withEnvironment(loopbackRun(), 'host', { machineId: MACHINE_ID, bootId: 'e0b1d6a2-4c59-4f1e-9d1b-7c3a2f6e8b10' })
+  return withEnvironment(host, 'guest', { machineId: MACHINE_ID, bootId: guestBootId })
 }
 
 describe('EnvironmentDiff in the results', () => {
@@ -170,13 +186,11 @@ describe('ResultsView of other runs', () => {
 
   it('shows a declared-vs-detected scenario mismatch loudly, with both values', async () => {
     const user = userEvent.setup()
-    const base = loopbackRun()
     const message = 'guest is declared cache=none, but the host runs its disk vda with cache=writeback'
-    const guest = { ...(base.environment.guest as Record<string, unknown>), scenarioMismatches: [{ field: 'cache', declared: 'none', detected: 'writeback', message }] }
-    const run: RunDocument = { ...base, environment: { ...base.environment, guest } }
+    const run = withEnvironment(loopbackRun(), 'guest', { scenarioMismatches: [{ field: 'cache', declared: 'none', detected: 'writeback', message }] })
     render(<ResultsView run={run} />)
 
-    const section = screen.getByRole('region', { name: 'Variants to check first' })
+    const section = screen.getByRole('region', { name: 'Check these first' })
     const mismatch = within(section).getByRole('table', { name: 'Declared and detected setup of guest (cache=none)' })
     const cache = within(mismatch).getByRole('row', { name: /cache/ })
     expect(within(cache).getAllByRole('cell').map((c) => c.textContent)).toEqual(['none', '≠ writeback'])
@@ -184,5 +198,63 @@ describe('ResultsView of other runs', () => {
     await user.click(within(section).getByText('Declared setup differs from the detected one'))
     expect(text(section)).toContain(message)
     expect(text(section)).toContain('correct the plan')
+  })
+})
+
+describe('Check these first: the baseline and the machines', () => {
+  it('says first that the baseline is itself a virtual machine, as its capture found, and what that means', async () => {
+    const user = userEvent.setup()
+    const run = loopbackRun()
+    expect([run.environment.host!.virtualization, run.environment.host!.virtualizationSource]).toEqual(['kvm', 'systemd-detect-virt'])
+    render(<ResultsView run={run} />)
+    const section = screen.getByRole('region', { name: 'Check these first' })
+    const banner = section.querySelector('[data-baseline]') as HTMLElement
+    expect(banner.dataset.baseline).toBe('host')
+    expect(text(banner.querySelector('strong'))).toBe(' host (baseline)')
+    // the loopback guest is not flagged: the capture of this run had no machine or boot ids
+    expect(section.querySelector('[data-variant]')).toBeNull()
+
+    const details = within(banner).getByText('The baseline is a virtual machine').closest('details') as HTMLDetailsElement
+    expect(details.open).toBe(false)
+    expect(text(details)).toContain('· host (baseline)')
+    await user.click(within(banner).getByText('The baseline is a virtual machine'))
+    expect(details.open).toBe(true)
+    expect(text(details)).toContain('the overhead of virtualization is hidden in the baseline')
+    expect(text(details)).toContain('What was seen: The baseline host is itself a virtual machine (kvm, by systemd-detect-virt).')
+  })
+
+  it('has nothing to check first when the baseline is bare metal and every setup matches', () => {
+    render(<ResultsView run={withEnvironment(loopbackRun(), 'host', { virtualization: 'none' })} />)
+    expect(screen.queryByRole('region', { name: 'Check these first' })).toBeNull()
+    expect(screen.queryByText('The baseline is a virtual machine')).toBeNull()
+  })
+
+  it('warns that the guest is the baseline machine itself when both report one machine id and boot id', async () => {
+    const user = userEvent.setup()
+    render(<ResultsView run={runOnOneMachine('e0b1d6a2-4c59-4f1e-9d1b-7c3a2f6e8b10')} />)
+    const section = screen.getByRole('region', { name: 'Check these first' })
+    const banner = section.querySelector('[data-variant="guest (cache=none)"]') as HTMLElement
+    expect(text(banner.querySelector('strong'))).toBe(' guest (cache=none)')
+    await user.click(within(banner).getByText('One machine measured twice'))
+    expect(text(banner)).toContain('What was seen: guest (cache=none) and the baseline host are the same machine (same machine id and boot id).')
+    expect(text(banner)).toContain('they share one kernel, one CPU and one disk')
+    // the baseline's own warning stays
+    expect(section.querySelector('[data-baseline="host"]')).not.toBeNull()
+  })
+
+  it('says the two targets are one machine in the environment difference, instead of "Identical"', () => {
+    render(<ResultsView run={runOnOneMachine('e0b1d6a2-4c59-4f1e-9d1b-7c3a2f6e8b10')} />)
+    const warning = screen.getAllByRole('status').find((s) => s.classList.contains('results-env-same-machine'))!
+    expect(text(warning)).toBe(
+      'host and guest (cache=none) are the same machine: the same machine id and boot id. Comparing them measures that machine against itself, not a guest against its host.'
+    )
+    expect(screen.getAllByRole('status').map(text).filter((t) => t.includes('Identical'))).toEqual([])
+  })
+
+  it('takes one machine id with two boot ids for two systems (a cloned image), with no warning', () => {
+    render(<ResultsView run={runOnOneMachine('9a4e7c21-0d3b-4b8f-a6e2-51c9f0d7b344')} />)
+    expect(screen.queryByText('One machine measured twice')).toBeNull()
+    expect(document.querySelector('.results-env-same-machine')).toBeNull()
+    expect(screen.getAllByRole('status').map(text).filter((t) => t.includes('Identical'))).toHaveLength(1)
   })
 })

@@ -83,6 +83,31 @@ describe('runs compared side by side', () => {
     expect(names[0]).not.toBe(names[2])
     expect(names[0]).toMatch(/^Loopback quick comparison \(.+\)$/)
   })
+
+  it('flags a guest that beats the reference host, never another run’s physical host', () => {
+    // last month's run measured 4 KiB random read IOPS 25 % higher on both its targets
+    const october: RunDocument = {
+      ...loopbackRun(),
+      id: 'run-october',
+      name: 'Loopback October',
+      createdAt: '2026-10-21T00:45:06.181Z',
+      jobs: loopbackRun().jobs.map((j) => ({ ...j, samples: j.samples.map((s) => (s.metric === 'fio.read.iops' ? { ...s, value: s.value * 1.25 } : s)) }))
+    }
+    const row = compare(compareInputOfRuns([loopbackRun(), october]).input).rows.find((r) => r.testId === 'fio-randread' && r.metric === 'fio.read.iops')!
+    const cell = (column: string) => row.cells.find((c) => c.variant === column)!
+    const host = cell('Loopback October · host')
+    expect(host.relativePct).toBeCloseTo(125, 9)
+    expect([host.verdict, host.ci95![0] > 100]).toEqual(['faster', true])
+    expect(host.flags.map((f) => f.kind)).toEqual([])
+    // its guest: 1.25 x 21780.21978 against 21153.846154
+    const guest = cell('Loopback October · guest (cache=none)')
+    expect(guest.relativePct).toBeCloseTo(((1.25 * 21780.21978) / 21153.846154) * 100, 9)
+    expect(guest.verdict).toBe('faster')
+    expect(guest.flags.map((f) => f.kind)).toEqual(['faster-than-baseline'])
+    // this month's guest: its interval includes 100 %, so no finding either way and no flag
+    const own = cell('Loopback quick comparison · guest (cache=none)')
+    expect([own.verdict, own.flags]).toEqual(['inconclusive', []])
+  })
 })
 
 describe('the compare runs page', () => {

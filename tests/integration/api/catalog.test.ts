@@ -123,8 +123,8 @@ describe('plans:review through the API', () => {
     const review = await invoke<PlanReview>('plans:review', { plan: { name: 'x', baseline: { target: 'here' }, variants: [{ target: 'vm-01' }], tests: [{ pack: 'block-dd', form: 'quick' }], repetitions: 1 } })
     expect(review.issues).toEqual([])
     expect(review.jobs.map((j) => `${j.testId}@${j.target}`)).toEqual(['dd-throughput@here', 'dd-throughput@vm-01', 'dd-latency@here', 'dd-latency@vm-01'])
-    expect(review.jobs[1]?.steps[0]?.command).toBe("cd '/home/ops/virtbench-work/vb-<run id>' && LC_ALL=C dd if=/dev/zero of=ddfile bs=64M count=1 oflag=direct")
-    expect(review.jobs[0]?.steps[0]?.command).toContain(`cd '${os.homedir()}/virtbench-work/vb-<run id>'`)
+    expect(review.jobs[1]?.steps[0]?.command).toBe("cd '/home/ops/virtbench-work/vb-<run id>-vm-01' && LC_ALL=C dd if=/dev/zero of=ddfile bs=64M count=1 oflag=direct")
+    expect(review.jobs[0]?.steps[0]?.command).toContain(`cd '${os.homedir()}/virtbench-work/vb-<run id>-here'`)
   })
 })
 

@@ -8,6 +8,7 @@ import { parseCsv } from '../../../src/shared/export/csv'
 import { findUnredacted } from '../../../src/shared/export/redact'
 import { RunDocumentSchema, type RunDocument } from '../../../src/shared/model/run'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import { describeRun } from '../../../src/main/tools/describe-run'
 import { formatPct, formatValue } from '../../../src/shared/format'
 import { CLI, RESULTS_DIR, ROOT } from '../../harness/paths'
 import { startSshd, type SshdServer } from '../../harness/sshd'
@@ -195,6 +196,44 @@ describe('virtbench report', () => {
     })
   })
 
+  it('--comparison writes one row per variant and metric with its verdict; --overhead-csv the same rows for a spreadsheet', async () => {
+    const json = path.join(dir, 'comparison.json')
+    const csv = path.join(dir, 'overhead.csv')
+    const result = await cli(['report', FIXTURE, '--comparison', json, '--overhead-csv', csv])
+    expect(result.status, result.stderr).toBe(0)
+    // what the app computes from the same run, described as main serves it
+    const expected = compare(comparisonInputOf(describeRun(RunDocumentSchema.parse(JSON.parse(readFileSync(path.join(FIXTURE, 'run.json'), 'utf8'))))))
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { kind: string; marginPct: number; rows: Record<string, unknown>[] }
+    expect(doc.kind).toBe('virtbench-comparison')
+    expect(doc.marginPct).toBe(3)
+    expect(doc.rows).toHaveLength(expected.rows.length * expected.variants.length)
+    const iops = expected.rows.find((r) => r.metric === 'fio.read.iops' && Object.keys(r.labels).length === 0)!
+    const cell = iops.cells[0]!
+    expect(doc.rows.find((r) => r.metric === 'fio.read.iops' && Object.keys(r.labels as object).length === 0)).toMatchObject({
+      variant: cell.variant,
+      test: iops.testId,
+      unit: 'op/s',
+      primary: true,
+      baseline: iops.baseline!.value,
+      value: cell.stats!.value,
+      relativePct: cell.relativePct,
+      ciLow: cell.ci95![0],
+      ciHigh: cell.ci95![1],
+      n: cell.stats!.n,
+      verdict: cell.verdict
+    })
+    // a count is a difference: ping's loss 0 against 0 is the same, with no relative %
+    const loss = doc.rows.find((r) => r.metric === 'ping.loss')!
+    expect(loss).toMatchObject({ comparison: 'difference', difference: 0, verdict: 'same' })
+    expect(loss).not.toHaveProperty('relativePct')
+    const rows = parseCsv(readFileSync(csv, 'utf8'))
+    expect(rows[0]?.slice(0, 4)).toEqual(['variant', 'test', 'test_title', 'metric'])
+    expect(rows).toHaveLength(doc.rows.length + 1)
+    const csvIops = rows.find((r) => r[3] === 'fio.read.iops' && r[4] === '')!
+    expect(Number(csvIops[12])).toBe(cell.relativePct)
+    expect(csvIops[19]).toBe(cell.verdict)
+  })
+
   it('says what is wrong: no browser at --browser, no output asked, a folder that holds no run', async () => {
     const missing = await cli(['report', runDir, '--pdf', path.join(dir, 'x.pdf'), '--csv', path.join(dir, 'x.csv'), '--browser', path.join(dir, 'no-such-chromium')])
     expect(missing.status).toBe(3)
@@ -205,7 +244,7 @@ describe('virtbench report', () => {
 
     const nothing = await cli(['report', runDir])
     expect(nothing.status).toBe(2)
-    expect(nothing.stderr).toContain('say what to write: --pdf FILE, --csv FILE and/or --json FILE')
+    expect(nothing.stderr).toContain('say what to write: --pdf FILE, --csv FILE, --json FILE, --comparison FILE and/or --overhead-csv FILE')
 
     const empty = path.join(dir, 'empty')
     mkdirSync(empty)

@@ -107,6 +107,49 @@ describe('the engine against two real sshd (baseline and guest)', () => {
     expect(types.filter((t) => t === 'job-finished')).toHaveLength(16)
   })
 
+  it('adds repetitions until a test is precise enough (at most the plan allows), runs a warm-up first, and records what else used each machine', async () => {
+    // ± 0.1 points cannot be reached by two loopback sshd: the engine must stop at the maximum and say so
+    const plan = planOf({
+      tests: [{ id: 'cpu', tool: 'sysbench', params: { test: 'cpu', threads: 1, timeSeconds: 1 } }],
+      repetitions: 2,
+      warmup: true,
+      precision: { halfWidthPct: 0.1, maxRepetitions: 4 }
+    })
+    const runDir = path.join(lab.dir, 'run-adaptive')
+    const started = await startRun(plan, runDir, lab.services())
+    expect(await started.done).toBe('completed')
+    const run = await readRun(runDir)
+    // the warm-up pair, the two planned rounds, then the two added ones, in the order they ran
+    expect(run.jobs.map((j) => `${j.kind}/${j.side}/${j.repetition}`)).toEqual([
+      'warmup/host/1',
+      'warmup/guest (cache=none)/1',
+      'compare/host/1',
+      'compare/guest (cache=none)/1',
+      'compare/host/2',
+      'compare/guest (cache=none)/2',
+      'compare/host/3',
+      'compare/guest (cache=none)/3',
+      'compare/host/4',
+      'compare/guest (cache=none)/4'
+    ])
+    expect(new Set(run.jobs.map((j) => j.id)).size).toBe(run.jobs.length)
+    expect(run.jobs.every((j) => j.status === 'succeeded')).toBe(true)
+    expect(run.tests[0]?.adaptive).toMatchObject({ repetitions: 4, stoppedBecause: 'max-repetitions' })
+    expect(run.tests[0]?.adaptive?.message).toMatch(/^sysbench cpu: ± [\d.]+ points after 4 repetitions, the most the plan allows \(target ± 0\.1\)/)
+    expect(lab.events.some((e) => e.type === 'jobs-added')).toBe(true)
+    // the warm-up runs are kept but never compared: 4 values a side
+    const row = compare(comparisonInputOf(run)).rows.find((r) => r.metric === 'sysbench.cpu.events')!
+    expect([row.baseline?.n, row.cells[0]?.stats?.n]).toEqual([4, 4])
+    // every measured step read the CPU of its machine before and after, and the tool's own CPU time
+    for (const job of run.jobs) {
+      const window = job.contamination?.windows[0]
+      expect(window?.target, job.id).toBe(job.target)
+      expect(window?.seconds).toBeGreaterThan(0.5)
+      expect(window?.busyPct).toBeGreaterThan(0)
+      expect(window?.otherPct).toBeDefined()
+    }
+  })
+
   it('cancel stops the remote job and leaves no process and no test file on the target', async () => {
     const marker = `vbcancel${Date.now()}`
     const plan = planOf({

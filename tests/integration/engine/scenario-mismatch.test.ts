@@ -76,8 +76,8 @@ describe('declared vs detected scenario', () => {
     expect(mismatch.some((f) => /bus/i.test(f.message) && /ide/i.test(f.message))).toBe(true)
 
     // what the host said is kept with the run, next to what was declared
-    const physEnv = result.environment!.phys as { guests: Record<string, { disks: { device: string; cache?: string }[] }> }
-    expect(physEnv.guests['vm1-domain']!.disks[0]).toMatchObject({ device: 'hda', cache: 'writeback' })
+    const physEnv = result.environment!.phys!
+    expect(physEnv.guests!['vm1-domain']!.disks[0]).toMatchObject({ device: 'hda', cache: 'writeback' })
 
     // the comparison carries the flag on the variant, so every table and report shows it
     run.environment = result.environment ?? {}

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { networkMatrixText, simultaneousText } from '../../../src/main/report/text-table'
+import { describeRun, metricDefsOf } from '../../../src/main/tools/describe-run'
 import { RunDocumentSchema, type RunDocument } from '../../../src/shared/model/run'
 import { networkMatrices, simultaneousTables } from '../../../src/shared/network-tables'
 
+/** The real run, described as main serves it (its metric definitions say which figures the tables show). */
 const run = (): RunDocument =>
-  RunDocumentSchema.parse(JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/runs/loopback-quick/run.json'), 'utf8')))
+  describeRun(RunDocumentSchema.parse(JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/runs/loopback-quick/run.json'), 'utf8'))))
 
 /** The median of the iperf3 received bandwidth of the matrix jobs from `from` to the target named `to`, read from the document by hand. */
 function medianOf(doc: RunDocument, from: string, to: string, metric: string): number {
@@ -91,6 +93,8 @@ describe('simultaneousTables', () => {
     ]
     doc.tests = [{ id: 'iperf', title: 'iperf TCP', tool: 'iperf', params: {}, repetitions: 2, aggregate: 'mean' }]
     doc.targets = [...doc.targets, { name: 'itb4', role: 'peer', label: 'itb4', kind: 'ssh' }]
+    // the definitions of the tools this document now uses (iperf)
+    doc.metrics = metricDefsOf(['iperf'])
     const [table] = simultaneousTables(doc)
     expect(table!.peer).toBe('itb4')
     expect(table!.clients).toEqual([

@@ -1,8 +1,7 @@
 import type { Comparison, ComparisonRow, Flag } from '../../../shared/model/comparison'
 import type { RunDocument, RunTest } from '../../../shared/model/run'
 import type { MetricCategory } from '../../../shared/model/sample'
-import { isHeadlineMetric } from '../../../shared/headline-metrics'
-import { metricCategory } from '../../../shared/run-comparison'
+import { leadingRows } from '../../../shared/compare/summary'
 import { latencyData } from '../features/charts/latency'
 import { monitorJobs } from '../features/charts/monitor'
 import { relativeViews } from '../features/charts/relative'
@@ -22,11 +21,12 @@ export function testComparison(comparison: Comparison, testId: string): Comparis
 export const CATEGORY_ORDER: readonly MetricCategory[] = ['storage', 'network', 'cpu', 'memory']
 export const CATEGORY_TITLE: Record<MetricCategory, string> = { storage: 'Storage', network: 'Network', cpu: 'CPU', memory: 'Memory' }
 
-/** The headline rows of the comparison (those with a baseline figure) per category, in category order. */
+/** The primary rows of the comparison (those with a figure) per category, in category order. */
 export function headlineByCategory(comparison: Comparison): { category: MetricCategory; rows: ComparisonRow[] }[] {
   const out: { category: MetricCategory; rows: ComparisonRow[] }[] = []
+  const leading = leadingRows(comparison)
   for (const category of CATEGORY_ORDER) {
-    const rows = comparison.rows.filter((r) => isHeadlineMetric(r.metric) && (r.category ?? metricCategory(r.metric)) === category && r.cells.some((c) => c.stats || r.baseline))
+    const rows = leading.filter((r) => r.category === category && r.cells.some((c) => c.stats || r.baseline))
     if (rows.length > 0) out.push({ category, rows })
   }
   return out
@@ -40,6 +40,8 @@ export interface FlagEntry {
   figure?: string
   category?: MetricCategory
   metric?: string
+  /** The figure is a primary one of its test. */
+  primary?: boolean
 }
 
 /** Every flag of the comparison, variant-wide ones first, each once. */
@@ -60,7 +62,7 @@ export function flagEntries(comparison: Comparison): FlagEntry[] {
       for (const flag of cell.flags) {
         // a variant-wide flag is repeated on every one of its cells: it is listed once, above
         if (flag.kind === 'scenario-mismatch') continue
-        add({ flag, variant: cell.variant, figure, category: row.category, metric: row.metric })
+        add({ flag, variant: cell.variant, figure, ...(row.category ? { category: row.category } : {}), metric: row.metric, primary: row.primary })
       }
     }
   }
@@ -70,13 +72,13 @@ export function flagEntries(comparison: Comparison): FlagEntry[] {
 /** Flags of one kind written out in full; the rest are named (a noisy run of twenty variants stays readable). */
 export const FLAGS_DETAILED_PER_KIND = 12
 
-/** Flags by kind, in order of first appearance; `detailed` ones (variant-wide, or on a headline figure) get their full message. */
+/** Flags by kind, in order of first appearance; `detailed` ones (variant-wide, or on a primary figure) get their full message. */
 export function flagGroups(entries: readonly FlagEntry[]): { kind: Flag['kind']; detailed: FlagEntry[]; others: FlagEntry[] }[] {
   const groups = new Map<Flag['kind'], { kind: Flag['kind']; detailed: FlagEntry[]; others: FlagEntry[] }>()
   for (const entry of entries) {
     let group = groups.get(entry.flag.kind)
     if (!group) groups.set(entry.flag.kind, (group = { kind: entry.flag.kind, detailed: [], others: [] }))
-    if (!entry.metric || (isHeadlineMetric(entry.metric) && group.detailed.length < FLAGS_DETAILED_PER_KIND)) group.detailed.push(entry)
+    if (!entry.metric || (entry.primary === true && group.detailed.length < FLAGS_DETAILED_PER_KIND)) group.detailed.push(entry)
     else group.others.push(entry)
   }
   return [...groups.values()]
@@ -84,12 +86,13 @@ export function flagGroups(entries: readonly FlagEntry[]): { kind: Flag['kind'];
 
 /**
  * The relative-% views one test's section draws: with few variants, one chart per variant of every
- * headline metric; with more variants than metrics, one chart per metric of every variant.
+ * primary metric; with more variants than metrics, one chart per metric of every variant.
  */
 export function relativeViewKeys(comparison: Comparison): string[] {
   const views = relativeViews(comparison)
   const byVariant = views.filter((v) => v.kind === 'variant')
-  const byMetric = views.filter((v) => v.kind === 'metric' && isHeadlineMetric(v.key.split('|')[1] ?? ''))
+  const primary = new Set(leadingRows(comparison).map((r) => r.metric))
+  const byMetric = views.filter((v) => v.kind === 'metric' && primary.has(v.key.split('|')[1] ?? ''))
   const chosen = byVariant.length > 0 && (byMetric.length === 0 || byVariant.length <= byMetric.length) ? byVariant : byMetric
   return chosen.slice(0, RELATIVE_CHARTS_PER_TEST).map((v) => v.key)
 }
@@ -100,7 +103,7 @@ export function relativeViewKeys(comparison: Comparison): string[] {
  */
 export const RELATIVE_CHARTS_PER_TEST = 2
 
-/** The metrics drawn as side-by-side bars: its headline metrics (four with few variants, one with many), else its first. */
+/** The metrics drawn as side-by-side bars: its primary metrics (four with few variants, one with many), else its first. */
 export function barMetricKeys(comparison: Comparison): string[] {
   const choices = metricChoices(comparison)
   const headline = choices.filter((c) => c.headline).map((c) => c.key)
@@ -127,11 +130,12 @@ export function monitorJobIds(run: RunDocument, testId: string): { ids: string[]
   return { ids: ids.slice(0, MONITOR_CHARTS_PER_TEST), more: Math.max(0, ids.length - MONITOR_CHARTS_PER_TEST) }
 }
 
-/** The iozone heatmaps of a test: write and read (else the first sub-test) on each target. */
+/** The iozone heatmaps of a test: its primary sub-tests (write and read), else the first, on each target. */
 export function iozoneViews(run: RunDocument, testId: string): { side: string; subtest: string }[] {
   const choices = iozoneChoices(run)
   if (!choices.tests.some((t) => t.id === testId)) return []
-  const preferred = ['write', 'read'].filter((s) => choices.subtests.includes(s))
+  const primary = (run.tests.find((t) => t.id === testId)?.primary ?? []).map((m) => m.slice(m.indexOf('.') + 1))
+  const preferred = primary.filter((s) => choices.subtests.includes(s))
   const subtests = preferred.length > 0 ? preferred : choices.subtests.slice(0, 1)
   return choices.sides.flatMap((side) => subtests.map((subtest) => ({ side, subtest })))
 }

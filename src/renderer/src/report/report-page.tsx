@@ -1,4 +1,5 @@
 import { useMemo, type ReactElement, type ReactNode } from 'react'
+import { leadingRows, verdictCounts, verdictCountsText } from '../../../shared/compare/summary'
 import type { Comparison } from '../../../shared/model/comparison'
 import type { RunDocument, RunTest } from '../../../shared/model/run'
 import { describeScenario } from '../../../shared/model/scenario'
@@ -190,24 +191,53 @@ function Contents({ run, comparison }: { run: RunDocument; comparison: Compariso
   )
 }
 
+/** Per variant, how many primary figures got each verdict; the baseline's own flags first. */
+function VerdictSummary({ comparison }: { comparison: Comparison }): ReactElement {
+  const leading = leadingRows(comparison)
+  return (
+    <div className="report-block report-verdicts">
+      {comparison.baselineFlags.map((flag, i) => (
+        <p key={i} className="report-warning">
+          <strong>{FLAG_TITLE[flag.kind]}.</strong> {flag.message}
+        </p>
+      ))}
+      <ul>
+        {comparison.variants.map((variant, i) => (
+          <li key={variant}>
+            <strong>{variant}</strong>: {verdictCountsText(verdictCounts(leading, i))} <span className="report-muted">(primary figures)</span>
+            {(comparison.variantFlags[variant] ?? [])
+              .filter((f) => f.kind === 'same-machine')
+              .map((f, j) => (
+                <span key={j} className="report-warning">
+                  {' '}
+                  {f.message}
+                </span>
+              ))}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
 function SummarySection({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
   const categories = headlineByCategory(comparison)
   const flags = flagEntries(comparison)
-  const scenarios = Object.fromEntries(run.targets.map((t) => [t.label, t.scenario]))
   return (
     <Section
       id="summary"
       title="Summary"
-      lead={`Relative % against ${comparison.baseline}: 100 % is as good as the baseline, more is better (latencies are inverted so this holds for them too). Overhead is 100 % minus relative %. The interval is a 95 % bootstrap confidence interval; a figure whose interval contains 100 % is within noise.`}
+      lead={`Relative % against ${comparison.baseline}: 100 % is as good as the baseline, more is better (latencies are inverted so this holds for them too). Overhead is 100 % minus relative %, shown only for a finding. Each figure's verdict comes from its 95 % interval: slower or faster when the whole interval lies below or above 100 %, the same when it lies within 100 % ± ${comparison.marginPct} %, and "can't tell" when it is too wide (or a side has one value).`}
     >
-      {categories.length === 0 ? <p>No headline figure has both a baseline and a variant value: nothing to summarise.</p> : null}
+      <VerdictSummary comparison={comparison} />
+      {categories.length === 0 ? <p>No primary figure has both a baseline and a variant value: nothing to summarise.</p> : null}
       {categories.map(({ category, rows }) => (
         <div key={category} className="report-block" data-category={category}>
           <h3>{CATEGORY_TITLE[category]}</h3>
           {comparison.variants.length > 3 ? (
             <HeadlineMatrix comparison={comparison} rows={rows} caption={`${CATEGORY_TITLE[category]}: relative % and 95 % interval against ${comparison.baseline}`} />
           ) : (
-            <HeadlineTable comparison={comparison} rows={rows} caption={`${CATEGORY_TITLE[category]}: headline figures, relative to ${comparison.baseline}`} />
+            <HeadlineTable comparison={comparison} rows={rows} caption={`${CATEGORY_TITLE[category]}: primary figures, relative to ${comparison.baseline}`} />
           )}
         </div>
       ))}
@@ -224,7 +254,7 @@ function SummarySection({ run, comparison }: { run: RunDocument; comparison: Com
                 <h4>
                   {FLAG_TITLE[group.kind]} <span className="report-muted">· {count} {count === 1 ? 'time' : 'times'}</span>
                 </h4>
-                <p className="report-explain">{flagExplanation(first.flag, { category: first.category, metric: first.metric, scenario: scenarios[first.variant] })}</p>
+                <p className="report-explain">{flagExplanation(first.flag)}</p>
                 {group.detailed.length > 0 ? (
                   <ul className="report-flags">
                     {group.detailed.map((entry, i) => (

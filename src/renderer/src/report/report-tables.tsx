@@ -1,7 +1,8 @@
 import type { ReactElement } from 'react'
 import type { Comparison, ComparisonRow, VariantCell } from '../../../shared/model/comparison'
 import { formatValue } from '../../../shared/format'
-import { ciText, DIRECTION_ARROW, DIRECTION_WORDS, directionNote, directionOf, labelsText, noIntervalReason, noRelativeReason, noValueReason, overheadText, pctText, rowKey } from '../features/results/cell-text'
+import { VERDICT_WORDS } from '../../../shared/compare/summary'
+import { ciText, DIRECTION_ARROW, differenceText, directionNote, directionOf, labelsText, noIntervalReason, noRelativeReason, noValueReason, overheadText, pctText, rowKey } from '../features/results/cell-text'
 import { FLAG_SHORT } from '../features/results/flag-text'
 
 /**
@@ -24,18 +25,31 @@ function rangeText(stats: { min: number; max: number; n: number } | undefined, r
   return `${formatValue(stats.min, row.unit)} – ${formatValue(stats.max, row.unit)}`
 }
 
+/**
+ * One variant's line: its relative % (a count's difference), interval, overhead and verdict. An
+ * arrow and an overhead only for a finding (slower or faster); the verdict always, in words.
+ */
 function reading(row: ComparisonRow, cell: VariantCell, baseline: string): { relative: string; ci: string; overhead: string; note: string } {
+  const flags = cell.flags.filter((f) => f.kind !== 'scenario-mismatch' && f.kind !== 'same-machine').map((f) => FLAG_SHORT[f.kind])
+  const verdict = cell.stats && row.baseline ? VERDICT_WORDS[cell.verdict] : undefined
+  if (row.comparison === 'difference' && cell.difference !== undefined) {
+    return {
+      relative: `Δ ${differenceText(cell.difference, row.unit)}`,
+      ci: cell.ci95 ? `${differenceText(cell.ci95[0], row.unit)} – ${differenceText(cell.ci95[1], row.unit)}` : noIntervalReason(row.baseline, cell).replace(/^No interval: /, 'none: '),
+      overhead: '',
+      note: [verdict, ...flags].filter(Boolean).join('; ')
+    }
+  }
   if (cell.relativePct === undefined) {
     return { relative: '—', ci: '', overhead: '', note: cell.stats ? noRelativeReason(row, cell, baseline) : noValueReason(cell.variant, row) }
   }
+  const finding = cell.verdict === 'slower' || cell.verdict === 'faster'
   const direction = directionOf(cell.relativePct)
-  const flags = cell.flags.filter((f) => f.kind !== 'scenario-mismatch').map((f) => FLAG_SHORT[f.kind])
-  const words = cell.withinNoise ? 'within noise' : DIRECTION_WORDS[direction]
   return {
-    relative: `${DIRECTION_ARROW[direction]} ${pctText(cell.relativePct)}`,
+    relative: finding ? `${DIRECTION_ARROW[direction]} ${pctText(cell.relativePct)}` : pctText(cell.relativePct),
     ci: cell.ci95 ? ciText(cell.ci95) : noIntervalReason(row.baseline, cell).replace(/^No interval: /, 'none: '),
-    overhead: cell.overheadPct !== undefined ? overheadText(cell.overheadPct).replace(/^overhead /, '') : '',
-    note: [words, ...flags].join('; ')
+    overhead: finding && cell.overheadPct !== undefined ? overheadText(cell.overheadPct).replace(/^overhead /, '') : '',
+    note: [verdict, ...flags].filter(Boolean).join('; ')
   }
 }
 
@@ -79,7 +93,11 @@ export function ReportOverheadTable({ comparison, rows, caption }: { comparison:
           <tr className="report-metric-head">
             <th scope="rowgroup" colSpan={7}>
               <span className="mono">{metricName(row)}</span>
-              <span className="report-muted"> · {row.unit === 'count' ? 'count' : row.unit}, {directionNote(row.better)}</span>
+              <span className="report-muted">
+                {' '}
+                · {row.unit === 'count' ? 'count' : row.unit}, {directionNote(row)}
+                {row.source === 'derived' ? ', derived (computed by VirtBench)' : ''}
+              </span>
             </th>
           </tr>
           <tr>
@@ -113,7 +131,7 @@ export function ReportOverheadTable({ comparison, rows, caption }: { comparison:
   )
 }
 
-/** The summary's headline table: per figure, each variant's relative % with its interval. */
+/** The summary's table of primary figures: per figure, each variant's relative % with its interval and verdict. */
 export function HeadlineTable({ comparison, rows, caption }: { comparison: Comparison; rows: ComparisonRow[]; caption: string }): ReactElement {
   return (
     <table className="report-table report-headline">
@@ -125,6 +143,7 @@ export function HeadlineTable({ comparison, rows, caption }: { comparison: Compa
         <col className="report-col-ci" />
         <col className="report-col-overhead" />
         <col className="report-col-n" />
+        <col className="report-col-verdict" />
       </colgroup>
       <thead>
         <tr>
@@ -142,6 +161,7 @@ export function HeadlineTable({ comparison, rows, caption }: { comparison: Compa
           <th scope="col" className="num">
             n
           </th>
+          <th scope="col">Verdict</th>
         </tr>
       </thead>
       {rows.map((row) => (
@@ -158,7 +178,7 @@ export function HeadlineTable({ comparison, rows, caption }: { comparison: Compa
                   </th>
                 ) : null}
                 <td>{cell.variant}</td>
-                {cell.relativePct === undefined ? (
+                {r.relative === '—' ? (
                   <td colSpan={3} className="report-muted">
                     {r.note}
                   </td>
@@ -171,6 +191,9 @@ export function HeadlineTable({ comparison, rows, caption }: { comparison: Compa
                 )}
                 <td className="num">
                   {row.baseline?.n ?? 0} / {cell.stats?.n ?? 0}
+                </td>
+                <td className={`report-verdict report-verdict-${cell.verdict}`} title={cell.verdictReason}>
+                  {r.relative === '—' ? '' : r.note}
                 </td>
               </tr>
             )
@@ -219,13 +242,15 @@ export function HeadlineMatrix({ comparison, rows, caption }: { comparison: Comp
                 </th>
                 {indexes.map((i) => {
                   const cell = row.cells[i]
-                  if (!cell || cell.relativePct === undefined) return <td key={i} className="num report-muted">—</td>
+                  if (!cell || (cell.relativePct === undefined && cell.difference === undefined)) return <td key={i} className="num report-muted">—</td>
                   const r = reading(row, cell, comparison.baseline)
                   return (
                     <td key={i} className="num">
                       <span className="strong">{r.relative}</span>
                       <br />
                       <span className="report-muted">{cell.ci95 ? r.ci : 'no CI'}</span>
+                      <br />
+                      <span className={`report-verdict report-verdict-${cell.verdict}`}>{VERDICT_WORDS[cell.verdict]}</span>
                     </td>
                   )
                 })}

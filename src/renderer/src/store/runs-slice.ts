@@ -2,9 +2,9 @@ import type { StateCreator } from 'zustand'
 import type { InvokeResponse, VirtbenchApi } from '../../../shared/contract'
 import type { ComparisonPlanInput } from '../../../shared/model/plan'
 import type { Finding, JobStatus, RunDocument, RunEvent, RunStatus } from '../../../shared/model/run'
-import { downloadRunDocument } from '../features/runs/export-run'
-import { LogBuffer, type LogLines } from '../features/runs/log-buffer'
-import { apiMessage } from './targets-slice'
+import { downloadRunDocument } from '../lib/export-run'
+import { LogBuffer, type LogLines } from '../models/log-buffer'
+import { apiMessage } from '../lib/api-message'
 import type { AppState } from '.'
 import { connectedApi } from './connected-api'
 
@@ -184,6 +184,10 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
         patchLive(runId, () => ({ status: 'running', findings: [], jobs: {} }))
         set((s) => (s.activeRuns.includes(runId) ? s : { activeRuns: [...s.activeRuns, runId] }))
         void get().loadRuns()
+        refetchOpenRun(runId)
+        return
+      case 'jobs-added':
+        // adaptive repetitions added a round: the run document has the new jobs
         refetchOpenRun(runId)
         return
       case 'stage':

@@ -105,11 +105,11 @@ describe('plans:review: the jobs of a plan that can run', () => {
     expect(review.jobs).toEqual([
       {
         id: 'j0001', testId: 'dd', title: 'dd dd', tool: 'dd', repetition: 1, target: 'phys-01', seconds: dd,
-        steps: [{ on: 'phys-01', command: `cd '/root/virtbench-work/vb-${RUN_ID_PLACEHOLDER}' && LC_ALL=C dd if=/dev/zero of=ddfile bs=1M count=4 oflag=direct`, measured: true }]
+        steps: [{ on: 'phys-01', command: `cd '/root/virtbench-work/vb-${RUN_ID_PLACEHOLDER}-phys-01' && LC_ALL=C dd if=/dev/zero of=ddfile bs=1M count=4 oflag=direct`, measured: true }]
       },
       {
         id: 'j0002', testId: 'dd', title: 'dd dd', tool: 'dd', repetition: 1, target: 'vm-01', seconds: dd,
-        steps: [{ on: 'vm-01', command: `cd '/home/ana/virtbench-work/vb-${RUN_ID_PLACEHOLDER}' && LC_ALL=C dd if=/dev/zero of=ddfile bs=1M count=4 oflag=direct`, measured: true }]
+        steps: [{ on: 'vm-01', command: `cd '/home/ana/virtbench-work/vb-${RUN_ID_PLACEHOLDER}-vm-01' && LC_ALL=C dd if=/dev/zero of=ddfile bs=1M count=4 oflag=direct`, measured: true }]
       },
       {
         id: 'j0003', testId: 'tcp', title: 'iperf3 tcp', tool: 'iperf3', repetition: 1, target: 'phys-01', peer: 'vm-01', seconds: iperf3,
@@ -133,18 +133,19 @@ describe('plans:review: the jobs of a plan that can run', () => {
   it('uses an absolute work directory as it is, and this computer\'s own home for "This computer"', () => {
     const review = reviewPlan(plan({ baseline: { target: 'this computer' }, storage: { kind: 'directory', path: '/srv/bench/' }, repetitions: 2, schedule: { order: 'grouped' } }), ctx())
     expect(review.jobs.map((j) => [j.target, j.repetition, j.steps[0]?.command.split(' && ')[0]])).toEqual([
-      ['This computer', 1, `cd '/srv/bench/vb-${RUN_ID_PLACEHOLDER}'`],
-      ['This computer', 2, `cd '/srv/bench/vb-${RUN_ID_PLACEHOLDER}'`],
-      ['vm-01', 1, `cd '/srv/bench/vb-${RUN_ID_PLACEHOLDER}'`],
-      ['vm-01', 2, `cd '/srv/bench/vb-${RUN_ID_PLACEHOLDER}'`]
+      // one folder per target: two targets on one machine never share one
+      ['This computer', 1, `cd '/srv/bench/vb-${RUN_ID_PLACEHOLDER}-this_computer'`],
+      ['This computer', 2, `cd '/srv/bench/vb-${RUN_ID_PLACEHOLDER}-this_computer'`],
+      ['vm-01', 1, `cd '/srv/bench/vb-${RUN_ID_PLACEHOLDER}-vm-01'`],
+      ['vm-01', 2, `cd '/srv/bench/vb-${RUN_ID_PLACEHOLDER}-vm-01'`]
     ])
     const home = reviewPlan(plan({ baseline: { target: 'This computer' } }), ctx())
-    expect(home.jobs[0]?.steps[0]?.command).toContain(`cd '/home/me/virtbench-work/vb-${RUN_ID_PLACEHOLDER}'`)
+    expect(home.jobs[0]?.steps[0]?.command).toContain(`cd '/home/me/virtbench-work/vb-${RUN_ID_PLACEHOLDER}-this_computer'`)
   })
 
   it('quotes hostile values in the commands it shows', () => {
     const review = reviewPlan(plan({ storage: { kind: 'directory', path: "/tmp/x'; reboot #" } }), ctx())
-    expect(review.jobs[0]?.steps[0]?.command).toBe(`cd '/tmp/x'\\''; reboot #/vb-${RUN_ID_PLACEHOLDER}' && LC_ALL=C dd if=/dev/zero of=ddfile bs=1M count=4 oflag=direct`)
+    expect(review.jobs[0]?.steps[0]?.command).toBe(`cd '/tmp/x'\\''; reboot #/vb-${RUN_ID_PLACEHOLDER}-phys-01' && LC_ALL=C dd if=/dev/zero of=ddfile bs=1M count=4 oflag=direct`)
   })
 })
 

@@ -1,5 +1,8 @@
 import type { CompareInput, Measurement } from '../../../../src/shared/model/comparison'
-import type { Better, Labels, MetricCategory, Sample, Unit } from '../../../../src/shared/model/sample'
+import { metricDefsOf } from '../../../../src/main/tools/describe-run'
+import type { Better, Labels, Sample, Unit } from '../../../../src/shared/model/sample'
+import { TOOL_IDS } from '../../../../src/shared/model/tool-ids'
+import { runMetrics } from '../../../../src/shared/run-metrics'
 import type { Aggregate } from '../../../../src/shared/model/tool-ids'
 
 export function sample(metric: string, value: number, unit: Unit, better: Better, labels: Labels = {}): Sample {
@@ -11,19 +14,19 @@ export function repetitions(side: string, testId: string, metric: string, values
   return values.map((value, i) => ({ side, testId, repetition: i + 1, samples: [sample(metric, value, unit, better, labels)] }))
 }
 
-const CATEGORIES: [string, MetricCategory][] = [
-  ['fio.', 'storage'],
-  ['dd.', 'storage'],
-  ['iperf3.', 'network'],
-  ['iperf.', 'network'],
-  ['ping.', 'network'],
-  ['unixbench.', 'cpu'],
-  ['mbw.', 'memory']
-]
+/** Every tool's metric definitions, as a run made today carries them. */
+const ALL_METRICS = runMetrics({ metrics: metricDefsOf(TOOL_IDS), tests: [] })
 
-/** The categories the tools give their metrics, by name prefix (enough for these tests). */
-export function categoryOf(metric: string): MetricCategory | undefined {
-  return CATEGORIES.find(([prefix]) => metric.startsWith(prefix))?.[1]
+/**
+ * What a metric is, from the tools' own definitions (category, ratio or difference, roles); a
+ * metric is primary when it is listed in `primary` (by test id).
+ */
+export function factsOf(primary: Record<string, readonly string[]> = {}): NonNullable<CompareInput['factsOf']> {
+  return (testId, metric) => {
+    const def = ALL_METRICS.defOf(metric)
+    if (!def) return undefined
+    return { category: def.category, primary: (primary[testId] ?? []).includes(metric), source: def.source, comparison: def.comparison, roles: def.roles ?? [] }
+  }
 }
 
 /** A two-sided input for one metric of one test. */
@@ -43,6 +46,6 @@ export function pairInput(
       ...repetitions('host', 't', metric, baseline, unit, better),
       ...repetitions('guest', 't', metric, variant, unit, better)
     ],
-    categoryOf
+    factsOf: factsOf({ t: [metric] })
   }
 }

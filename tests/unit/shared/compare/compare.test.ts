@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { BOOTSTRAP_RESAMPLES, compare } from '../../../../src/shared/compare'
+import { compare } from '../../../../src/shared/compare'
 import type { CompareInput, Measurement } from '../../../../src/shared/model/comparison'
-import { categoryOf, pairInput, repetitions, sample } from './build-input'
+import { factsOf, pairInput, repetitions, sample } from './build-input'
 
 function onlyCell(input: CompareInput) {
   const comparison = compare(input)
@@ -97,21 +97,24 @@ describe('rows', () => {
   })
 })
 
-describe('relative %, overhead and interval', () => {
-  it('compares medians by default and gives the overhead', () => {
+describe('relative %, overhead, interval and verdict', () => {
+  it('compares medians by default and gives the overhead; category and primary come from the definitions', () => {
     const { row, cell } = onlyCell(pairInput([200, 190, 210], [150, 140, 160]))
     expect(row?.baseline).toMatchObject({ value: 200, median: 200, mean: 200, min: 190, max: 210, n: 3 })
     expect(cell.relativePct).toBe(75)
     expect(cell.overheadPct).toBe(25)
-    expect(row?.category).toBe('storage')
+    expect(row).toMatchObject({ category: 'storage', primary: true, source: 'tool', comparison: 'ratio' })
+    expect(cell.verdict).toBe('slower')
   })
 
   it('turns the ratio around where lower is better (latency)', () => {
-    const { cell } = onlyCell(pairInput([0.001, 0.001], [0.002, 0.002], { better: 'lower', unit: 's', metric: 'fio.read.lat.mean' }))
+    const { cell, row } = onlyCell(pairInput([0.001, 0.001], [0.002, 0.002], { better: 'lower', unit: 's', metric: 'fio.read.lat.mean' }))
     expect(cell.relativePct).toBeCloseTo(50, 12)
     expect(cell.overheadPct).toBeCloseTo(50, 12)
-    expect(cell.ci95).toEqual([50, 50])
-    expect(cell.withinNoise).toBe(false)
+    expect(cell.ci95?.[0]).toBeCloseTo(50, 9)
+    expect(cell.ci95?.[1]).toBeCloseTo(50, 9)
+    expect(cell.verdict).toBe('slower')
+    expect(row?.roles).toEqual(['latency'])
   })
 
   it('takes the best of three as study 001 does for iperf3', () => {
@@ -121,45 +124,84 @@ describe('relative %, overhead and interval', () => {
     expect(row?.baseline?.value).toBe(8.35e9)
     expect(cell.stats?.value).toBe(8.4e9)
     expect(Math.round(cell.relativePct ?? 0)).toBe(101)
+    expect(cell.verdict).toBe('inconclusive')
   })
 
-  it('gives the bootstrap interval of the ratio of medians', () => {
-    // Three values resample to a median of 80 or 100 with probability 7/27 each: both tails are
-    // well inside 2.5 %, so the interval is exactly [80, 100] and 100 % is inside it.
+  it("says it cannot tell when Welch's interval reaches past the margin on both sides of 100 %", () => {
     const { cell } = onlyCell(pairInput([100, 100, 100], [80, 90, 100]))
     expect(cell.relativePct).toBe(90)
-    expect(cell.ci95).toEqual([80, 100])
-    expect(cell.withinNoise).toBe(true)
+    // a constant baseline: the interval rests on the variant's 2 degrees of freedom (t = 4.303)
+    expect(cell.ci95?.[0]).toBeLessThan(80)
+    expect(cell.ci95?.[1]).toBeGreaterThan(100)
+    expect(cell.verdict).toBe('inconclusive')
+    expect(cell.verdictReason).toMatch(/too wide to tell: it reaches past 100 % ± 3 % and includes 100 %/)
   })
 
-  it('says a clear difference is not noise', () => {
+  it('says a clear difference is slower, with its interval', () => {
     const { cell } = onlyCell(pairInput([1000, 1010, 990, 1005, 995], [700, 705, 695, 710, 690]))
     expect(cell.ci95?.[0]).toBeGreaterThan(68)
     expect(cell.ci95?.[1]).toBeLessThan(72)
-    expect(cell.withinNoise).toBe(false)
+    expect(cell.verdict).toBe('slower')
+    expect(cell.verdictReason).toMatch(/^the 95 % interval 6\d(\.\d)? % to 7\d(\.\d)? % lies below 100 %$/)
   })
 
-  it('gives no interval with a single repetition on either side', () => {
+  it('says same when the whole interval lies within the margin, and the margin is the plan\'s', () => {
+    const input = pairInput([1000, 1004, 998, 1002, 996, 1000], [999, 1001, 1003, 997, 1000, 1002])
+    const { cell } = onlyCell(input)
+    expect(cell.verdict).toBe('same')
+    expect(cell.verdictReason).toContain('lies within 100 % ± 3 %')
+    const strict = onlyCell({ ...input, marginPct: 0.1 }).cell
+    expect(strict.verdict).toBe('inconclusive')
+    expect(compare({ ...input, marginPct: 0.1 }).method).toContain('± 0.1 %')
+  })
+
+  it('makes no claim with a single repetition on either side', () => {
     const { cell } = onlyCell(pairInput([100], [90, 91]))
     expect(cell.relativePct).toBe(90.5)
     expect(cell).not.toHaveProperty('ci95')
-    expect(cell).not.toHaveProperty('withinNoise')
+    expect(cell.verdict).toBe('inconclusive')
+    expect(cell.verdictReason).toContain('one value a side cannot tell a difference from noise')
+    expect(cell.flags).toEqual([])
   })
 
-  it('gives no ratio and no interval when a resample or the baseline is zero, never NaN', () => {
+  it('gives no ratio and no interval when the baseline is zero, never NaN', () => {
     const zeroBaseline = onlyCell(pairInput([0, 0], [5, 5])).cell
     expect(zeroBaseline).not.toHaveProperty('relativePct')
     expect(zeroBaseline).not.toHaveProperty('ci95')
+    expect(zeroBaseline.verdict).toBe('inconclusive')
     const sometimesZero = onlyCell(pairInput([0, 10, 10], [10, 10, 10])).cell
     expect(sometimesZero.relativePct).toBe(100)
     expect(sometimesZero).not.toHaveProperty('ci95')
   })
 
+  it('compares counts as a difference: 0 against 0 is the same, more lost packets is slower', () => {
+    const none = onlyCell(pairInput([0, 0, 0], [0, 0, 0], { unit: '%', better: 'lower', metric: 'ping.loss' }))
+    expect(none.row).toMatchObject({ comparison: 'difference' })
+    expect(none.cell).toMatchObject({ difference: 0, ci95: [0, 0], verdict: 'same' })
+    expect(none.cell).not.toHaveProperty('relativePct')
+    const single = onlyCell(pairInput([0], [0], { unit: 'count', better: 'lower', metric: 'iperf3.retransmits' }))
+    expect(single.cell.verdict).toBe('same')
+    const lost = onlyCell(pairInput([0, 1, 0], [40, 44, 42], { unit: 'count', better: 'lower', metric: 'iperf3.packets.lost' }))
+    expect(lost.cell.difference).toBe(42)
+    expect(lost.cell.verdict).toBe('slower')
+    const noisy = onlyCell(pairInput([0, 25, 3], [0, 2, 40], { unit: 'count', better: 'lower', metric: 'iperf3.retransmits' }))
+    expect(noisy.cell.verdict).toBe('inconclusive')
+    expect(noisy.cell).not.toHaveProperty('relativePct')
+  })
+
+  it('compares a metric the run does not define as its unit suggests, never as primary', () => {
+    const input = pairInput([10, 10], [5, 5], { metric: 'custom.thing', unit: 'count' })
+    const { row } = onlyCell(input)
+    expect(row).toMatchObject({ comparison: 'difference', primary: false })
+    expect(row).not.toHaveProperty('category')
+  })
+
   it('documents the method', () => {
-    const { method } = compare(pairInput([1], [1]))
-    expect(method).toContain('bootstrap')
-    expect(method).toContain(`${BOOTSTRAP_RESAMPLES} times`)
-    expect(method).toContain('2.5th to the 97.5th percentile')
+    const { method, marginPct } = compare(pairInput([1], [1]))
+    expect(marginPct).toBe(3)
+    expect(method).toContain("Welch's t interval")
+    expect(method).toContain('within 100 % ± 3 %')
+    expect(method).toContain('inconclusive otherwise, and always when a side has fewer than two values')
   })
 })
 
@@ -170,14 +212,14 @@ describe('flags', () => {
       variants: ['vm1', 'vm2'],
       tests: [{ id: 'seq', title: '1 MiB sequential read', aggregate: 'median' }],
       measurements: [...repetitions('host', 'seq', 'fio.read.bandwidth', [1e9, 1e9], 'B/s', 'higher'), ...repetitions('vm1', 'seq', 'fio.read.bandwidth', [9e8], 'B/s', 'higher')],
-      categoryOf
+      factsOf: factsOf()
     }
     const [vm1, vm2] = compare(input).rows[0]?.cells ?? []
     expect(kinds(vm1?.flags ?? [])).toEqual([])
     expect(vm2).not.toHaveProperty('stats')
     expect(vm2).not.toHaveProperty('relativePct')
     expect(kinds(vm2?.flags ?? [])).toEqual(['missing'])
-    expect(vm2?.flags[0]?.message).toMatch(/^No successful repetition of 1 MiB sequential read on vm2: /)
+    expect(vm2?.flags[0]?.message).toMatch(/^No successful repetition of 1 MiB sequential read on vm2 gave fio\.read\.bandwidth\. /)
     expect(vm2?.flags[0]?.message).toContain("Read the job's log")
   })
 
@@ -193,7 +235,8 @@ describe('flags', () => {
     for (const cell of row?.cells ?? []) {
       expect(cell.stats?.n).toBe(1)
       expect(cell).not.toHaveProperty('relativePct')
-      expect(cell.flags.map((f) => f.message)).toEqual([expect.stringMatching(/^No successful repetition of ping on host: none gave ping\.rtt\.avg/)])
+      expect(cell.flags.map((f) => f.message)).toEqual([expect.stringMatching(/^No successful repetition of ping on host gave ping\.rtt\.avg/)])
+      expect(cell.verdict).toBe('inconclusive')
     }
   })
 
@@ -222,22 +265,30 @@ describe('flags', () => {
     expect(kinds(onlyCell(pairInput([100, 110, 90], [100, 110, 90])).cell.flags)).toEqual([])
   })
 
-  it('words a faster-than-baseline result by category', () => {
-    const storage = onlyCell(pairInput([100, 100], [130, 130])).cell.flags[0]?.message
-    expect(storage).toMatch(/^guest reached 130 % of host on fio\.read\.iops of the test: faster than the baseline by more than 5 %\./)
-    expect(storage).toContain('study 002')
-    const network = onlyCell(pairInput([1e9, 1e9], [1.2e9, 1.2e9], { unit: 'bit/s', metric: 'iperf3.received.bandwidth' })).cell.flags[0]?.message
+  it('flags a faster verdict only, and explains it by category (one source for every display)', () => {
+    const storage = onlyCell(pairInput([100, 101, 99], [130, 131, 129])).cell.flags[0]!
+    expect(storage.message).toMatch(/^guest reached 130 % of host on fio\.read\.iops of the test: faster than the baseline beyond noise\./)
+    expect(storage.explanation).toContain('study 002')
+    expect(storage.message.endsWith(storage.explanation!)).toBe(true)
+    const network = onlyCell(pairInput([1e9, 1.01e9], [1.2e9, 1.21e9], { unit: 'bit/s', metric: 'iperf3.received.bandwidth' })).cell.flags[0]?.explanation
     expect(network).toContain('never cross the wire')
-    const cpu = onlyCell(pairInput([100, 100], [110, 110], { unit: 'lps', metric: 'unixbench.dhry2reg' })).cell.flags[0]?.message
-    expect(cpu).toContain('A guest rarely beats the machine it runs on')
-    expect(kinds(onlyCell(pairInput([100, 100], [105, 105])).cell.flags)).toEqual([])
+    const cpu = onlyCell(pairInput([100, 101], [110, 111], { unit: 'lps', metric: 'unixbench.dhry2reg' })).cell.flags[0]?.explanation
+    expect(cpu).toContain('A guest rarely computes faster than the machine it runs on')
+    expect(cpu).not.toContain('cache')
   })
 
-  it('warns that a faster result inside the noise may be noise', () => {
-    const { cell } = onlyCell(pairInput([100, 100, 100], [100, 106, 107]))
-    expect(cell.withinNoise).toBe(true)
-    expect(kinds(cell.flags)).toEqual(['faster-than-baseline'])
-    expect(cell.flags[0]?.message).toContain('may also be noise')
+  it('names the guest disk cache mode in a storage explanation', () => {
+    const input = { ...pairInput([100, 101, 99], [130, 131, 129]), scenarios: { guest: { cache: 'writeback' as const } } }
+    expect(onlyCell(input).cell.flags[0]?.explanation).toContain("The guest disk is cache=writeback, so the host's page cache most likely answered")
+  })
+
+  it('raises no faster flag inside noise, nor on a host column of runs compared side by side', () => {
+    const noise = onlyCell(pairInput([100, 100, 100], [100, 106, 107])).cell
+    expect(noise.verdict).toBe('inconclusive')
+    expect(kinds(noise.flags)).toEqual([])
+    const host = onlyCell({ ...pairInput([100, 101, 99], [130, 131, 129]), hostColumns: ['guest'] }).cell
+    expect(host.verdict).toBe('faster')
+    expect(kinds(host.flags)).toEqual([])
   })
 
   describe('bandwidth caps', () => {
@@ -264,6 +315,7 @@ describe('flags', () => {
 
     it('leaves typical saturated links alone: 941 Mbit/s on 1 GbE, 9.4 Gbit/s on 10 GbE, 31 Mbit/s', () => {
       expect(network([9.41e8, 9.4e8], [9.4e9, 9.3e9]).flags).toEqual([expect.objectContaining({ kind: 'faster-than-baseline' })])
+      expect(network([9.41e8, 9.4e8], [9.4e9, 9.3e9]).verdict).toBe('faster')
       expect(network([31e6, 31e6], [31e6, 31e6]).flags).toEqual([])
     })
 
@@ -271,24 +323,5 @@ describe('flags', () => {
       const disk = onlyCell(pairInput([29.4e6, 29.4e6], [29.4e6, 29.4e6], { unit: 'B/s', metric: 'fio.read.bandwidth' })).cell
       expect(disk.flags).toEqual([])
     })
-  })
-})
-
-describe('the exact bootstrap interval (few repetitions are enumerated, not drawn)', () => {
-  it('agrees with 40,000 random resamples, for medians and means of 3 to 6 repetitions', async () => {
-    const { bootstrapRelativeInterval } = await import('../../../../src/shared/compare/bootstrap')
-    const cases: [number[], number[]][] = [
-      [[100, 104, 97], [90, 95, 99]],
-      [[1000, 1010, 990, 1005], [700, 705, 695, 710, 690]],
-      [[5.1, 5.3, 4.9, 5.0, 5.2, 5.6], [6.0, 6.3, 5.8]]
-    ]
-    for (const [baseline, variant] of cases) {
-      for (const aggregate of ['median', 'mean'] as const) {
-        const exact = bootstrapRelativeInterval({ baseline, variant, aggregate, better: 'higher', seedKey: 'k' })!
-        const drawn = bootstrapRelativeInterval({ baseline, variant, aggregate, better: 'higher', seedKey: 'k', resamples: 40_000 })!
-        expect(Math.abs(exact[0] - drawn[0]), `${aggregate} low`).toBeLessThan(0.02 * exact[0])
-        expect(Math.abs(exact[1] - drawn[1]), `${aggregate} high`).toBeLessThan(0.02 * exact[1])
-      }
-    }
   })
 })

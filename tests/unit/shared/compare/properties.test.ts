@@ -32,33 +32,51 @@ describe('compare: properties', () => {
         expect(cell?.relativePct).toBe(100)
         expect(cell?.overheadPct).toBe(0)
         expect(cell?.ci95).toEqual([100, 100])
-        expect(cell?.withinNoise).toBe(true)
+        expect(cell?.verdict).toBe('same')
       }),
       RUNS
     )
   })
 
-  it('gives 100 % within noise for the same varying series on both sides', () => {
+  it('never finds a difference between a varying series and itself: same or inconclusive, and 100 % inside the interval', () => {
     fc.assert(
       fc.property(typicalSeries, aggregate, better, (series, agg, dir) => {
         const cell = compare(pairInput(series, series, { aggregate: agg, better: dir })).rows[0]?.cells[0]
         expect(cell?.relativePct).toBe(100)
-        expect(cell?.withinNoise).toBe(true)
+        expect(['same', 'inconclusive']).toContain(cell?.verdict)
+        const [low, high] = cell?.ci95 ?? [Number.NaN, Number.NaN]
+        expect(low).toBeLessThanOrEqual(100 + 1e-9)
+        expect(high).toBeGreaterThanOrEqual(100 - 1e-9)
       }),
       RUNS
     )
   })
 
-  it('gives an interval that contains the relative % for typical data', () => {
+  it('decides the verdict from the interval alone, for typical data', () => {
+    fc.assert(
+      fc.property(typicalSeries, typicalSeries, better, (baseline, variant, dir) => {
+        const comparison = compare(pairInput(baseline, variant, { aggregate: 'mean', better: dir }))
+        const cell = comparison.rows[0]?.cells[0]
+        const [low, high] = cell?.ci95 ?? [Number.NaN, Number.NaN]
+        expect(low).toBeLessThanOrEqual(high)
+        const margin = comparison.marginPct
+        const expected = low >= 100 - margin && high <= 100 + margin ? 'same' : high < 100 ? 'slower' : low > 100 ? 'faster' : 'inconclusive'
+        expect(cell?.verdict).toBe(expected)
+      }),
+      RUNS
+    )
+  })
+
+  it('puts the figure shown inside its own interval, whatever the aggregate, so a verdict never contradicts it', () => {
     fc.assert(
       fc.property(typicalSeries, typicalSeries, aggregate, better, (baseline, variant, agg, dir) => {
         const cell = compare(pairInput(baseline, variant, { aggregate: agg, better: dir })).rows[0]?.cells[0]
-        const [low, high] = cell?.ci95 ?? [Number.NaN, Number.NaN]
         const point = cell?.relativePct ?? Number.NaN
-        const slack = point * 1e-12
-        expect(low).toBeLessThanOrEqual(point + slack)
-        expect(high).toBeGreaterThanOrEqual(point - slack)
-        expect(cell?.withinNoise).toBe(low <= 100 && 100 <= high)
+        const [low, high] = cell?.ci95 ?? [Number.NaN, Number.NaN]
+        expect(low).toBeLessThanOrEqual(point * (1 + 1e-9))
+        expect(high).toBeGreaterThanOrEqual(point * (1 - 1e-9))
+        if (cell?.verdict === 'slower') expect(point).toBeLessThan(100)
+        if (cell?.verdict === 'faster') expect(point).toBeGreaterThan(100)
       }),
       RUNS
     )

@@ -1,5 +1,5 @@
 /**
- * A chart card as a file for a slide or a ticket (issue 7): one standalone SVG document that looks
+ * A chart card as a file for a slide or a ticket: one standalone SVG document that looks
  * the same in any viewer (every colour, dash and font written as a literal attribute, the title
  * and the legend drawn in it, the hatch patterns copied in), and a PNG rendered from that SVG.
  *

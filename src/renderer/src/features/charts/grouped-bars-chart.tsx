@@ -30,7 +30,7 @@ export function GroupedBarsChart({ comparison, metric }: { comparison: Compariso
           value={choice.key}
           onChange={setSelected}
           groups={[
-            { label: 'Headline metrics', options: choices.filter((c) => c.headline).map((c) => ({ value: c.key, label: c.label })) },
+            { label: 'Primary metrics', options: choices.filter((c) => c.headline).map((c) => ({ value: c.key, label: c.label })) },
             { label: 'Other metrics', options: choices.filter((c) => !c.headline).map((c) => ({ value: c.key, label: c.label })) }
           ]}
         />

@@ -1,4 +1,5 @@
 import type { RunDocument } from '../../../../shared/model/run'
+import { runMetrics } from '../../../../shared/run-metrics'
 import { aggregateOf } from '../../../../shared/compare'
 import type { Aggregate } from '../../../../shared/model/tool-ids'
 
@@ -31,14 +32,22 @@ export interface IozoneChoices {
   subtests: string[]
 }
 
-const PREFIX = 'iozone.'
+/** The sub-test of a surface metric: its name after the tool's prefix (`iozone.write` is `write`). */
+function subtestOf(metric: string): string {
+  return metric.slice(metric.indexOf('.') + 1)
+}
 
-function iozoneJobs(run: RunDocument, testId?: string) {
-  return run.jobs.filter((j) => j.tool === 'iozone' && j.kind === 'compare' && j.status === 'succeeded' && (testId === undefined || j.testId === testId))
+/** The succeeded jobs that measured a surface (metrics with the `surface` role: iozone's file size x record size). */
+function surfaceJobs(run: RunDocument, testId?: string) {
+  const metrics = runMetrics(run)
+  return run.jobs.filter(
+    (j) => j.kind === 'compare' && j.status === 'succeeded' && (testId === undefined || j.testId === testId) && j.samples.some((s) => metrics.hasRole(s.metric, 'surface'))
+  )
 }
 
 export function iozoneChoices(run: RunDocument): IozoneChoices {
-  const jobs = iozoneJobs(run).filter((j) => j.samples.some((s) => s.metric.startsWith(PREFIX)))
+  const metrics = runMetrics(run)
+  const jobs = surfaceJobs(run)
   const testIds = new Set(jobs.map((j) => j.testId))
   const tests = [...testIds].map((id) => ({ id, title: run.tests.find((t) => t.id === id)?.title ?? jobs.find((j) => j.testId === id)!.title }))
   const sidesSeen = new Set(jobs.map((j) => j.side))
@@ -47,8 +56,8 @@ export function iozoneChoices(run: RunDocument): IozoneChoices {
   const subtests: string[] = []
   for (const job of jobs) {
     for (const s of job.samples) {
-      const id = s.metric.slice(PREFIX.length)
-      if (s.metric.startsWith(PREFIX) && !subtests.includes(id)) subtests.push(id)
+      const id = subtestOf(s.metric)
+      if (metrics.hasRole(s.metric, 'surface') && !subtests.includes(id)) subtests.push(id)
     }
   }
   return { tests, sides, subtests }
@@ -59,10 +68,11 @@ export function iozoneGrid(run: RunDocument, testId: string, side: string, subte
   const byCell = new Map<string, number[]>()
   const files = new Set<number>()
   const records = new Set<number>()
-  for (const job of iozoneJobs(run, testId)) {
+  const metrics = runMetrics(run)
+  for (const job of surfaceJobs(run, testId)) {
     if (job.side !== side) continue
     for (const s of job.samples) {
-      if (s.metric !== PREFIX + subtest) continue
+      if (!metrics.hasRole(s.metric, 'surface') || subtestOf(s.metric) !== subtest) continue
       const file = Number(s.labels.file_size)
       const record = Number(s.labels.record_size)
       if (!Number.isFinite(file) || !Number.isFinite(record)) continue

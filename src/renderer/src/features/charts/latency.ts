@@ -2,9 +2,6 @@ import type { Comparison } from '../../../../shared/model/comparison'
 import { labelsText, seriesOf, shortMetric, statsOf, type ChartSeries } from './rows'
 import { pointOf, type BarGroup } from './grouped-bars'
 
-/** The latencies the latency chart shows: fio's median and tail completion latency and mean, ping's round trip, dd's mean. */
-const LATENCY_METRICS = /^(fio\.[a-z]+\.(clat\.p50|clat\.p99|lat\.mean)|ping\.rtt\.avg|dd\.lat\.mean)$/
-
 /** A log axis once the largest latency is this many times the smallest. */
 export const LOG_SCALE_RATIO = 20
 
@@ -15,16 +12,16 @@ export interface LatencyData {
   scale: 'linear' | 'log'
 }
 
-export function isLatencyMetric(metric: string): boolean {
-  return LATENCY_METRICS.test(metric)
-}
-
-/** The latency rows of a comparison (in seconds, lower is better) with each target's figure. */
+/**
+ * The latency rows of a comparison (in seconds, lower is better) with each target's figure: the
+ * metrics whose definition gives them the `latency` role (fio's median and tail completion latency
+ * and mean, ping's round trip, dd's time per block).
+ */
 export function latencyData(comparison: Comparison): LatencyData {
   const series = seriesOf(comparison)
   const groups: BarGroup[] = []
   for (const row of comparison.rows) {
-    if (!isLatencyMetric(row.metric) || row.unit !== 's' || row.better !== 'lower') continue
+    if (!row.roles?.includes('latency') || row.unit !== 's' || row.better !== 'lower') continue
     const points = series.map((s) => pointOf(statsOf(row, s.index)))
     if (points.every((p) => p === undefined)) continue
     const labels = labelsText(row.labels)

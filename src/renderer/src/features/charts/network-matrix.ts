@@ -2,6 +2,7 @@ import type { RunDocument } from '../../../../shared/model/run'
 import type { Aggregate } from '../../../../shared/model/tool-ids'
 import type { Better, Unit } from '../../../../shared/model/sample'
 import { networkMatrices, type NetworkMatrix } from '../../../../shared/network-tables'
+import { runMetrics } from '../../../../shared/run-metrics'
 
 /**
  * The network matrix as a source x destination grid, from the shared tables
@@ -29,14 +30,10 @@ export interface MatrixGrid {
   cells: (MatrixCellFigure | undefined)[][]
 }
 
-/** Bandwidth first (what the studies tabulate), then the rest in the run's order. */
-const PREFERENCE = ['iperf3.received.bandwidth', 'iperf.bandwidth', 'iperf3.bandwidth']
-
+/** Bandwidth first (what studies 000 and 001 tabulate), a test's primary figure before its others, then the rest in the run's order. */
 export function matrixGrids(run: RunDocument): MatrixGrid[] {
-  const rank = (m: NetworkMatrix): number => {
-    const i = PREFERENCE.indexOf(m.metric)
-    return i === -1 ? PREFERENCE.length : i
-  }
+  const metrics = runMetrics(run)
+  const rank = (m: NetworkMatrix): number => (m.unit === 'bit/s' || m.unit === 'B/s' ? 0 : 2) + (metrics.factsOf(m.testId, m.metric)?.primary ? 0 : 1)
   return networkMatrices(run)
     .map((m, order) => ({ m, order }))
     .sort((a, b) => rank(a.m) - rank(b.m) || a.order - b.order)
@@ -67,10 +64,4 @@ function gridOf(m: NetworkMatrix): MatrixGrid {
     machines,
     cells
   }
-}
-
-/** The smallest and largest figure of a grid, for its colour scale; undefined when empty. */
-export function gridRange(cells: readonly (readonly ({ value: number } | undefined)[])[]): [number, number] | undefined {
-  const values = cells.flatMap((row) => row.flatMap((c) => (c ? [c.value] : [])))
-  return values.length > 0 ? [Math.min(...values), Math.max(...values)] : undefined
 }

@@ -1,3 +1,4 @@
+import type { Verdict } from '../../../../shared/model/comparison'
 import './palette.css'
 
 /**
@@ -110,12 +111,13 @@ export type RelativeTone = 'much-better' | 'better' | 'neutral' | 'worse' | 'muc
 export const RELATIVE_STEPS = { muchWorseBelow: 75, worseBelow: 95, betterAbove: 105, muchBetterAbove: 125 } as const
 
 /**
- * The tone of a relative %: neutral within 95..105 % or when the confidence interval says the
- * difference is noise; undefined when there is no figure (shown as absence, never as a colour).
+ * The tone of a relative %: neutral within 95..105 %, and whenever the verdict is not a finding
+ * (same, or the data cannot tell); undefined when there is no figure (shown as absence, never as a
+ * colour). Without a verdict the figure alone decides (a chart of figures that were not compared).
  */
-export function relativeTone(pct: number | undefined, withinNoise?: boolean): RelativeTone | undefined {
+export function relativeTone(pct: number | undefined, verdict?: Verdict): RelativeTone | undefined {
   if (pct === undefined || !Number.isFinite(pct)) return undefined
-  if (withinNoise) return 'neutral'
+  if (verdict !== undefined && verdict !== 'slower' && verdict !== 'faster') return 'neutral'
   if (pct > RELATIVE_STEPS.muchBetterAbove) return 'much-better'
   if (pct > RELATIVE_STEPS.betterAbove) return 'better'
   if (pct < RELATIVE_STEPS.muchWorseBelow) return 'much-worse'
@@ -156,11 +158,11 @@ export function toneColour(tone: RelativeTone): RelativeColour {
 }
 
 /**
- * Blue for better than the baseline, vermillion for worse, grey near 100 % (or within noise).
- * Undefined without a figure.
+ * Blue for better than the baseline, vermillion for worse, grey near 100 % or when the verdict is
+ * not a finding. Undefined without a figure.
  */
-export function relativeColour(pct: number | undefined, withinNoise?: boolean): RelativeColour | undefined {
-  const tone = relativeTone(pct, withinNoise)
+export function relativeColour(pct: number | undefined, verdict?: Verdict): RelativeColour | undefined {
+  const tone = relativeTone(pct, verdict)
   return tone === undefined ? undefined : toneColour(tone)
 }
 

@@ -1,3 +1,4 @@
+import { isFinding, verdictCountsText, VERDICT_WORDS, type VerdictCounts } from '../../../../shared/compare/summary'
 import { useMemo, useState, type ReactElement } from 'react'
 import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, LabelList, ReferenceLine, Tooltip, usePlotArea, XAxis, YAxis } from 'recharts'
 import type { Comparison } from '../../../../shared/model/comparison'
@@ -26,16 +27,16 @@ function ColumnLabel(props: { y?: number | string; height?: number | string; val
   )
 }
 
-/** The bar's label: figure, sign and, within noise, says so; an arrow when the bar runs off the axis. */
-export function relativeLabel(item: Pick<RelativeItem, 'pct' | 'withinNoise'>): string {
-  const tone = relativeColour(item.pct, item.withinNoise)
+/** The bar's label: figure, sign and verdict; an arrow when the bar runs off the axis. */
+export function relativeLabel(item: Pick<RelativeItem, 'pct' | 'verdict'>): string {
+  const tone = relativeColour(item.pct, item.verdict)
   const over = item.pct > RELATIVE_AXIS_CAP ? '▶ ' : ''
-  return `${over}${formatPct(item.pct)} ${tone?.symbol ?? ''}${item.withinNoise ? ' within noise' : ''}`.trim()
+  return `${over}${formatPct(item.pct)} ${tone?.symbol ?? ''} ${VERDICT_WORDS[item.verdict]}`.replace(/ +/g, ' ').trim()
 }
 
 /**
  * Relative % (100 % = the baseline, more is always better) with the 95 % confidence interval as
- * error bars: every headline metric of one variant, or one metric for every variant.
+ * error bars: every primary metric of one variant, or one metric for every variant.
  */
 export function RelativeChart({ comparison, view: initial }: { comparison: Comparison; /** The view shown first (a RelativeView key). */ view?: string }): ReactElement | null {
   const views = useMemo(() => relativeViews(comparison), [comparison])
@@ -50,14 +51,14 @@ export function RelativeChart({ comparison, view: initial }: { comparison: Compa
       wide
       title="Relative to the baseline"
       shown={view.label}
-      howToRead={`100 % means as good as ${comparison.baseline}; more is always better (latencies are inverted). Whiskers are the 95 % confidence interval; a bar whose interval crosses 100 % is within noise (≈).`}
+      howToRead={`100 % means as good as ${comparison.baseline}; more is always better (latencies are inverted). Whiskers are the 95 % confidence interval. Only a slower or faster verdict is coloured: a bar whose interval lies within 100 % ± ${comparison.marginPct} % is the same, one whose interval is too wide to tell is grey (≈).`}
       controls={
         <ChartSelect
           label="Show"
           value={view.key}
           onChange={setSelected}
           groups={[
-            { label: 'One variant, every headline metric', options: views.filter((v) => v.kind === 'variant').map((v) => ({ value: v.key, label: v.label })) },
+            { label: 'One variant, every primary metric', options: views.filter((v) => v.kind === 'variant').map((v) => ({ value: v.key, label: v.label })) },
             { label: 'One metric, every variant', options: views.filter((v) => v.kind === 'metric').map((v) => ({ value: v.key, label: v.label })) }
           ]}
         />
@@ -72,7 +73,7 @@ export function RelativeChart({ comparison, view: initial }: { comparison: Compa
           <ReferenceLine x={100} stroke={REFERENCE_COLOUR} strokeWidth={1.5} strokeDasharray="4 3" ifOverflow="extendDomain" label={{ value: '100 %', position: 'top', fill: TEXT_COLOUR, fontSize: 12 }} />
           <Bar dataKey="pct" name="Relative %" isAnimationActive={false} stroke={MARK_STROKE} barSize={18}>
             {data.items.map((item, i) => (
-              <Cell key={i} fill={relativeColour(item.pct, item.withinNoise)?.colour} fillOpacity={item.withinNoise ? 0.45 : 1} />
+              <Cell key={i} fill={relativeColour(item.pct, item.verdict)?.colour} fillOpacity={isFinding(item) ? 1 : 0.45} />
             ))}
             <ErrorBar dataKey="ci" direction="x" stroke={TEXT_COLOUR} width={6} isAnimationActive={false} />
             <LabelList dataKey="text" content={<ColumnLabel />} />
@@ -83,16 +84,11 @@ export function RelativeChart({ comparison, view: initial }: { comparison: Compa
   )
 }
 
-/** "3 of 10 better than the baseline, 1 worse, 6 within noise or about the same." */
+/** "vm1 relative to host: 3 slower, 1 same, 6 inconclusive." (the verdicts, never the bare figures) */
 export function relativeSummary(data: RelativeData): string {
-  const count = { better: 0, worse: 0, same: 0 }
-  for (const item of data.items) {
-    const tone = relativeColour(item.pct, item.withinNoise)?.tone
-    if (tone === 'better' || tone === 'much-better') count.better++
-    else if (tone === 'worse' || tone === 'much-worse') count.worse++
-    else count.same++
-  }
-  const parts = [`${data.title}: ${count.better} of ${data.items.length} better than the baseline beyond noise, ${count.worse} worse, ${count.same} within noise or about the same.`]
+  const counts: VerdictCounts = { slower: 0, faster: 0, same: 0, inconclusive: 0 }
+  for (const item of data.items) counts[item.verdict]++
+  const parts = [`${data.title}: ${verdictCountsText(counts)} of ${data.items.length}.`]
   if (data.missing.length > 0) parts.push(`${data.missing.length} without a relative figure.`)
   return parts.join(' ')
 }
@@ -101,14 +97,14 @@ function relativeTable(data: RelativeData): DataTableProps {
   return {
     caption: `${data.title}: relative % and 95 % confidence interval`,
     corner: 'Figure',
-    columns: ['Relative %', '95 % interval', 'Reading', 'Flags'],
+    columns: ['Relative %', '95 % interval', 'Verdict', 'Flags'],
     rows: [
       ...data.items.map((item) => ({
         header: item.label,
         cells: [
           { text: formatPct(item.pct, 1) },
           item.ci95 ? { text: `${formatPct(item.ci95[0], 1)} to ${formatPct(item.ci95[1], 1)}` } : absent('no interval: a side has fewer than two repetitions'),
-          { text: item.withinNoise ? 'within noise' : (relativeColour(item.pct, item.withinNoise)?.words ?? '') },
+          { text: VERDICT_WORDS[item.verdict] },
           { text: item.flags.length > 0 ? item.flags.map((f) => f.replace(/-/g, ' ')).join(', ') : 'none' }
         ]
       })),

@@ -1,8 +1,8 @@
-import type { Comparison, FlagKind } from '../../../../shared/model/comparison'
-import { isHeadlineMetric } from '../../../../shared/headline-metrics'
+import { leadingRows } from '../../../../shared/compare/summary'
+import type { Comparison, FlagKind, Verdict } from '../../../../shared/model/comparison'
 import { labelsText, metricChoices, shortMetric } from './rows'
 
-/** What the relative % chart shows: every headline metric of one variant, or one metric for every variant. */
+/** What the relative % chart shows: every primary metric of one variant, or one metric for every variant. */
 export interface RelativeView {
   key: string
   kind: 'variant' | 'metric'
@@ -16,7 +16,7 @@ export interface RelativeItem {
   /** Relative % (more is always better, 100 % = as good as the baseline). */
   pct: number
   ci95?: [number, number]
-  withinNoise?: boolean
+  verdict: Verdict
   /** The variant's series index (1..n), for its colour and marker. */
   seriesIndex: number
   flags: FlagKind[]
@@ -31,9 +31,10 @@ export interface RelativeData {
 
 /** The views that have at least one relative %: variants first, then metrics. */
 export function relativeViews(comparison: Comparison): RelativeView[] {
+  const leading = leadingRows(comparison)
   const variants = comparison.variants
-    .filter((variant, i) => comparison.rows.some((r) => isHeadlineMetric(r.metric) && r.cells[i]?.relativePct !== undefined))
-    .map((variant) => ({ key: `variant:${variant}`, kind: 'variant' as const, label: `${variant}: every headline metric` }))
+    .filter((variant, i) => leading.some((r) => r.cells[i]?.relativePct !== undefined))
+    .map((variant) => ({ key: `variant:${variant}`, kind: 'variant' as const, label: `${variant}: every primary metric` }))
   const metrics = metricChoices(comparison)
     .filter((c) => c.rows.some((r) => r.cells.some((cell) => cell.relativePct !== undefined)))
     .map((c) => ({ key: `metric:${c.key}`, kind: 'metric' as const, label: `${c.label}: every variant` }))
@@ -47,8 +48,7 @@ export function relativeData(comparison: Comparison, view: RelativeView): Relati
   if (view.kind === 'variant') {
     const variant = view.key.slice('variant:'.length)
     const index = comparison.variants.indexOf(variant)
-    for (const row of comparison.rows) {
-      if (!isHeadlineMetric(row.metric)) continue
+    for (const row of leadingRows(comparison)) {
       const labels = labelsText(row.labels)
       const label = `${row.testTitle} · ${row.metric}${labels ? ` (${labels})` : ''}`
       const short = `${row.testTitle} · ${shortMetric(row.metric)}${labels ? ` (${labels})` : ''}`
@@ -77,7 +77,7 @@ export function relativeData(comparison: Comparison, view: RelativeView): Relati
 function itemOf(
   label: string,
   short: string,
-  cell: { relativePct?: number; ci95?: [number, number]; withinNoise?: boolean; flags: { kind: FlagKind }[] },
+  cell: { relativePct?: number; ci95?: [number, number]; verdict: Verdict; flags: { kind: FlagKind }[] },
   seriesIndex: number
 ): RelativeItem {
   return {
@@ -85,7 +85,7 @@ function itemOf(
     short,
     pct: cell.relativePct!,
     ...(cell.ci95 ? { ci95: cell.ci95 } : {}),
-    ...(cell.withinNoise !== undefined ? { withinNoise: cell.withinNoise } : {}),
+    verdict: cell.verdict,
     seriesIndex,
     flags: cell.flags.map((f) => f.kind)
   }

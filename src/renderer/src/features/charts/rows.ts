@@ -1,6 +1,5 @@
 import type { Comparison, ComparisonRow, SeriesStats } from '../../../../shared/model/comparison'
 import type { Better, Unit } from '../../../../shared/model/sample'
-import { isHeadlineMetric } from '../../../../shared/headline-metrics'
 
 /**
  * Shared pieces of the charts' data preparation: how a row is named, and the series of a
@@ -46,6 +45,7 @@ export interface MetricChoice {
   metric: string
   unit: Unit
   better: Better
+  /** A primary figure of its test (src/shared/run-metrics.ts). */
   headline: boolean
   rows: ComparisonRow[]
   /** "4 KiB random read · fio.read.iops" */
@@ -66,19 +66,21 @@ export function metricChoices(comparison: Comparison): MetricChoice[] {
         metric: row.metric,
         unit: row.unit,
         better: row.better,
-        headline: isHeadlineMetric(row.metric),
+        headline: false,
         rows: [],
         label: `${row.testTitle} · ${row.metric}`
       }
       byKey.set(key, choice)
     }
+    // a metric is primary when any of its rows is (its total, whatever order the parts came in)
+    choice.headline ||= row.primary
     choice.rows.push(row)
   }
   const hasValue = (row: ComparisonRow): boolean => row.baseline !== undefined || row.cells.some((c) => c.stats !== undefined)
   return [...byKey.values()].filter((c) => c.rows.some(hasValue))
 }
 
-/** The first headline metric, else the first metric; undefined without any. */
+/** The first primary metric, else the first metric; undefined without any. */
 export function defaultChoice<T extends { headline: boolean; key: string }>(choices: readonly T[]): string | undefined {
   return (choices.find((c) => c.headline) ?? choices[0])?.key
 }
@@ -87,12 +89,6 @@ export function defaultChoice<T extends { headline: boolean; key: string }>(choi
 export function pick<T extends { headline: boolean; key: string }>(choices: readonly T[], key: string | undefined): T | undefined {
   return choices.find((c) => c.key === key) ?? choices.find((c) => c.key === defaultChoice(choices))
 }
-
-/** "3 repetitions" / "1 repetition": the n of a figure in words. */
-export function repetitionsText(n: number): string {
-  return `${n} repetition${n === 1 ? '' : 's'}`
-}
-
 /** "the median of its repetitions": how a figure was made, for a chart's reading line. */
 export function aggregateWords(aggregate: 'median' | 'mean' | 'best'): string {
   return aggregate === 'best' ? 'the best of its repetitions' : `the ${aggregate} of its repetitions`

@@ -1,6 +1,7 @@
 import { useId, type ReactElement } from 'react'
 import { describedByOf, FieldMessages } from '../../components/field'
-import { fieldId, humanField } from './wizard-draft'
+import { fieldId, humanField } from '../../models/wizard-draft'
+import { typedNumber } from '../../lib/typed-number'
 
 /**
  * A custom test's parameters, as a form generated from the tool's JSON Schema (catalog:get):
@@ -74,11 +75,6 @@ function propertiesOf(schema: Record<string, unknown>): [string, JsonSchemaProp]
   return Object.entries(properties as Record<string, JsonSchemaProp>).filter(([key]) => !DEVICE_PARAMS.has(key))
 }
 
-/** A number as typed: the number when it is one, else the text (main's review names the problem). */
-function typedNumber(text: string): number | string {
-  const trimmed = text.trim()
-  return /^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/i.test(trimmed) ? Number(trimmed) : trimmed
-}
 
 function displayOf(value: unknown): string {
   if (value === undefined || value === null) return ''

@@ -3,10 +3,10 @@ import type { PlanReview, ReviewJob } from '../../../../shared/catalog-contract'
 import type { Finding } from '../../../../shared/model/run'
 import { describeScenario } from '../../../../shared/model/scenario'
 import { useAppStore } from '../../store'
-import { apiMessage } from '../../store/targets-slice'
+import { apiMessage } from '../../lib/api-message'
 import { useWizardIssues } from './use-issues'
 import { WizardField } from './wizard-field'
-import { derivedName, draftName, fieldId, formatDuration, placeOf, STEPS, stepOfPath, type StepIndex } from './wizard-draft'
+import { derivedName, draftName, fieldId, formatDuration, placeOf, STEPS, stepOfPath, type StepIndex } from '../../models/wizard-draft'
 
 /** Step 4: the plan's problems, the exact commands per target, the time, preflight and Start. */
 export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) => void }): ReactElement {
@@ -151,7 +151,11 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
       <div className="wiz-start">
         <p className="wiz-total">
           {review?.ok
-            ? `Estimated time, all jobs one after the other: ${formatDuration(review.seconds)} (${review.jobs.length} job${review.jobs.length === 1 ? '' : 's'}).`
+            ? `Estimated time, all jobs one after the other: ${formatDuration(review.seconds)} (${review.jobs.length} job${review.jobs.length === 1 ? '' : 's'})${
+                review.maxSeconds !== undefined && review.maxSeconds > review.seconds
+                  ? `; with the repetitions added until each figure is precise enough, up to ${formatDuration(review.maxSeconds)}`
+                  : ''
+              }.`
             : 'The time is estimated once the plan has no problems.'}
         </p>
         <button

@@ -18,7 +18,7 @@ import {
   type CustomDraft,
   type PackDraft,
   type WizardDraft
-} from './wizard-draft'
+} from '../../models/wizard-draft'
 
 export const AGGREGATE_HINTS: Record<Aggregate, string> = {
   median: 'the middle repetition: steady against one odd run',
@@ -345,7 +345,42 @@ function RepetitionsSection(): ReactElement {
           onChange={(aggregate) => updateDraft((d) => ({ ...d, aggregate }))}
         />
       </div>
+      <StatisticsFields />
     </section>
+  )
+}
+
+/** When a result counts as the same, adaptive repetitions and the warm-up run. */
+function StatisticsFields(): ReactElement {
+  const stats = useAppStore((s) => s.wizardDraft.statistics)
+  const updateDraft = useAppStore((s) => s.updateDraft)
+  const { errorAt } = useWizardIssues()
+  const set = (patch: Partial<typeof stats>): void => updateDraft((d) => ({ ...d, statistics: { ...d.statistics, ...patch } }))
+  const text = (path: string, label: string, hint: string, key: 'margin' | 'precision' | 'maxRepetitions' | 'budget', placeholder = ''): ReactElement => (
+    <WizardField path={path} label={label} hint={hint} error={errorAt(path)} className="wiz-reps-field">
+      {(control) => (
+        <input {...control} type="text" inputMode="decimal" value={stats[key]} placeholder={placeholder} autoComplete="off" onChange={(e) => set({ [key]: e.target.value })} />
+      )}
+    </WizardField>
+  )
+  const adaptive = stats.precision.trim() !== ''
+  return (
+    <div className="wiz-reps-row wiz-stats">
+      {text('equivalenceMarginPct', 'Same within ± (points)', 'A result whose whole 95 % interval lies within 100 % ± this is "the same" as the baseline.', 'margin')}
+      {text(
+        'precision.halfWidthPct',
+        'Repeat until ± (points)',
+        'Empty: exactly the runs above. Set: more runs, one round at a time, until each primary figure’s interval is this narrow.',
+        'precision',
+        'off'
+      )}
+      {adaptive ? text('precision.maxRepetitions', 'At most (runs)', 'Never more runs of one test than this.', 'maxRepetitions') : null}
+      {adaptive ? text('precision.budgetSeconds', 'Time budget (s)', 'Empty: no limit but the runs above.', 'budget', 'none') : null}
+      <label className="wiz-check">
+        <input type="checkbox" checked={stats.warmup} onChange={(e) => set({ warmup: e.target.checked })} /> Warm-up run of each test on each target first (kept,
+        not counted)
+      </label>
+    </div>
   )
 }
 

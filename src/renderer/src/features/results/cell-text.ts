@@ -1,6 +1,6 @@
 import type { ComparisonRow, SeriesStats, VariantCell } from '../../../../shared/model/comparison'
-import type { Better } from '../../../../shared/model/sample'
-import { formatPct } from '../../../../shared/format'
+import type { Unit } from '../../../../shared/model/sample'
+import { formatPct, formatValue } from '../../../../shared/format'
 
 /**
  * The words of the overhead table's cells, kept apart from the markup so each reads in one place:
@@ -26,15 +26,24 @@ export function rowKey(row: ComparisonRow): string {
   return [row.testId, row.metric, labelsText(row.labels), row.unit, row.better].join('|')
 }
 
-/** What the relative % of a metric means, said once per row. */
-export function directionNote(better: Better): string {
-  return better === 'higher' ? 'higher is better' : 'lower is better'
+/** What the relative % (or the difference) of a metric means, said once per row. */
+export function directionNote(row: Pick<ComparisonRow, 'better' | 'comparison'>): string {
+  const way = row.better === 'higher' ? 'higher is better' : 'lower is better'
+  return row.comparison === 'difference' ? `${way} · Δ` : way
 }
 
-export function directionDetail(better: Better): string {
-  return better === 'higher'
+export function directionDetail(row: Pick<ComparisonRow, 'better' | 'comparison'>): string {
+  if (row.comparison === 'difference') {
+    return `${row.better === 'higher' ? 'higher' : 'lower'} is better; a count or share, compared as variant minus baseline (0 against 0 is the same)`
+  }
+  return row.better === 'higher'
     ? 'higher is better: relative % = variant / baseline'
     : 'lower is better: relative % = baseline / variant, so more than 100 % still means better'
+}
+
+/** "+3", "−1.2 %", "±0": a difference with its sign and unit. */
+export function differenceText(value: number, unit: Unit): string {
+  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${formatValue(Math.abs(value), unit)}`
 }
 
 export type Direction = 'better' | 'worse' | 'same'
@@ -74,8 +83,8 @@ export function noRelativeReason(row: ComparisonRow, cell: VariantCell, baseline
 /** Why a cell has no confidence interval, when it has a relative % but no interval. */
 export function noIntervalReason(baseline: SeriesStats | undefined, cell: VariantCell): string {
   const fewest = Math.min(baseline?.n ?? 0, cell.stats?.n ?? 0)
-  if (fewest < 2) return 'No interval: it needs at least two repetitions on both sides.'
-  return 'No interval: some resamples had a zero aggregate, so they give no ratio.'
+  if (fewest < 2) return 'No interval: it needs at least two repetitions on both sides, so no difference can be told from noise.'
+  return 'No interval: a value is zero, so no ratio interval can be formed.'
 }
 
 /** Why a side has no value. */

@@ -34,6 +34,11 @@ export function EnvironmentDiff({ targets }: { targets: EnvironmentTarget[] }): 
         <p className="muted">Pick two different targets.</p>
       ) : !a.env || !b.env ? (
         <p className="muted">No environment was captured for {!a.env ? a.label : b.label}: nothing to compare.</p>
+      ) : a.env.machineId && a.env.bootId && a.env.machineId === b.env.machineId && a.env.bootId === b.env.bootId ? (
+        <p className="banner banner-warning results-env-same-machine" role="status">
+          {a.label} and {b.label} are the same machine: the same machine id and boot id. Comparing them measures that machine against
+          itself, not a guest against its host.
+        </p>
       ) : differences && differences.length === 0 ? (
         <p className="results-env-identical" role="status">
           <span aria-hidden="true">= </span>

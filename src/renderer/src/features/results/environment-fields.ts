@@ -1,136 +1,20 @@
-import type { BlockDeviceInfo, NicInfo, TargetEnvironment } from '../../../../shared/model/environment'
+import type { NicInfo, TargetEnvironment } from '../../../../shared/model/environment'
 import type { RunDocument } from '../../../../shared/model/run'
 import type { DetectedDiskSetup, ScenarioMismatch } from '../../../../shared/model/scenario'
 import { formatValue } from '../../../../shared/format'
 
 /**
- * A target's environment as the run stored it (run.environment[<target name>]), read field by
- * field: the document comes from disk, so a field of the wrong type is left out rather than shown
- * wrong. A fact the target did not expose stays absent ("not reported"), never guessed.
+ * A target's environment as the run stored it (run.environment[<target name>]). The run
+ * document's schema (TargetEnvironmentSchema) already left out any fact of the wrong type, so a
+ * fact the target did not expose stays absent ("not reported"), never guessed.
  */
-
-type Loose = Record<string, unknown>
-
-const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
-const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined)
-const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined)
-
-/** Drops the keys whose value is undefined, so optional fields stay absent. */
-function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
-}
-
 export function environmentOf(run: RunDocument, target: string): TargetEnvironment | undefined {
-  const raw = run.environment[target]
-  if (!isObject(raw)) return undefined
-  const dmi = isObject(raw.dmi) ? defined({ vendor: str(raw.dmi.vendor), product: str(raw.dmi.product) }) : undefined
-  const workDir =
-    isObject(raw.workDir) && typeof raw.workDir.path === 'string'
-      ? defined({
-          path: raw.workDir.path,
-          filesystem: str(raw.workDir.filesystem),
-          device: str(raw.workDir.device),
-          freeBytes: num(raw.workDir.freeBytes)
-        })
-      : undefined
-  const load = Array.isArray(raw.loadAverage) && raw.loadAverage.length === 3 && raw.loadAverage.every((x) => num(x) !== undefined)
-  const tools = isObject(raw.tools)
-    ? Object.fromEntries(Object.entries(raw.tools).filter((e): e is [string, string] => typeof e[1] === 'string'))
-    : undefined
-  return defined({
-    capturedAt: str(raw.capturedAt) ?? '',
-    os: str(raw.os),
-    kernel: str(raw.kernel),
-    arch: str(raw.arch),
-    hostname: str(raw.hostname),
-    cpuModel: str(raw.cpuModel),
-    cpuCount: num(raw.cpuCount),
-    memoryBytes: num(raw.memoryBytes),
-    virtualization: str(raw.virtualization),
-    virtualizationSource: str(raw.virtualizationSource),
-    dmi,
-    blockDevices: Array.isArray(raw.blockDevices) ? raw.blockDevices.filter(isObject).flatMap(blockDeviceOf) : undefined,
-    workDir,
-    nics: Array.isArray(raw.nics) ? raw.nics.filter(isObject).flatMap(nicOf) : undefined,
-    tools,
-    clocksource: str(raw.clocksource),
-    stealPct: num(raw.stealPct),
-    loadAverage: load ? (raw.loadAverage as [number, number, number]) : undefined,
-    guests: isObject(raw.guests) ? guestsOf(raw.guests) : undefined,
-    notes: strings(raw.notes)
-  })
-}
-
-function blockDeviceOf(d: Loose): BlockDeviceInfo[] {
-  const name = str(d.name)
-  if (name === undefined) return []
-  return [
-    defined({
-      name,
-      sizeBytes: num(d.sizeBytes),
-      model: str(d.model),
-      scheduler: str(d.scheduler),
-      rotational: bool(d.rotational),
-      writeCache: str(d.writeCache),
-      mqQueues: num(d.mqQueues)
-    })
-  ]
-}
-
-function nicOf(n: Loose): NicInfo[] {
-  const name = str(n.name)
-  if (name === undefined) return []
-  const channels = isObject(n.channels) ? defined({ current: num(n.channels.current), max: num(n.channels.max) }) : undefined
-  return [
-    defined({
-      name,
-      speedBitsPerSecond: num(n.speedBitsPerSecond),
-      driver: str(n.driver),
-      channels,
-      addresses: strings(n.addresses)
-    })
-  ]
-}
-
-function guestsOf(raw: Loose): NonNullable<TargetEnvironment['guests']> {
-  const out: NonNullable<TargetEnvironment['guests']> = {}
-  for (const [name, value] of Object.entries(raw)) {
-    if (!isObject(value)) continue
-    const disks = Array.isArray(value.disks) ? value.disks.filter(isObject).flatMap(diskSetupOf) : []
-    out[name] = defined({ domain: str(value.domain) ?? name, disks, error: str(value.error) })
-  }
-  return out
-}
-
-function diskSetupOf(d: Loose): DetectedDiskSetup[] {
-  const device = str(d.device)
-  if (device === undefined) return []
-  return [
-    defined({
-      device,
-      cache: str(d.cache) as DetectedDiskSetup['cache'],
-      io: str(d.io),
-      queues: num(d.queues),
-      bus: str(d.bus),
-      sourceType: str(d.sourceType),
-      sourceProtocol: str(d.sourceProtocol),
-      format: str(d.format),
-      source: str(d.source)
-    })
-  ]
+  return run.environment[target]
 }
 
 /** The declared-vs-detected differences the engine stored for a variant. */
 export function scenarioMismatchesOf(run: RunDocument, target: string): ScenarioMismatch[] {
-  const raw = run.environment[target]
-  if (!isObject(raw) || !Array.isArray(raw.scenarioMismatches)) return []
-  return raw.scenarioMismatches.filter(isObject).flatMap((m) => {
-    const message = str(m.message)
-    if (message === undefined) return []
-    return [{ field: (str(m.field) ?? 'cache') as ScenarioMismatch['field'], declared: str(m.declared) ?? '', detected: str(m.detected) ?? '', message }]
-  })
+  return run.environment[target]?.scenarioMismatches ?? []
 }
 
 // ---- Words for people ----

@@ -1,8 +1,7 @@
 import { memo, useId, useMemo, useState, type ReactElement } from 'react'
 import type { Comparison, ComparisonRow, Flag, SeriesStats, VariantCell } from '../../../../shared/model/comparison'
-import type { Scenario } from '../../../../shared/model/scenario'
 import { formatValue } from '../../../../shared/format'
-import { isHeadlineMetric } from '../../../../shared/headline-metrics'
+import { leadingRows, VERDICT_WORDS } from '../../../../shared/compare/summary'
 import {
   ciText,
   DIRECTION_ARROW,
@@ -10,6 +9,7 @@ import {
   directionDetail,
   directionNote,
   directionOf,
+  differenceText,
   labelsText,
   noIntervalReason,
   noRelativeReason,
@@ -25,19 +25,17 @@ import './results.css'
 
 export interface OverheadTableProps {
   comparison: Comparison
-  /** Headline metrics only (default) or every metric. */
+  /** Primary metrics only (default) or every metric. */
   allMetrics?: boolean
   /** Rows whose results are still to come, by test id: shown as placeholders of the same height. */
   pendingTests?: { id: string; title: string }[]
-  /** The declared scenario of each variant, by label: lets a flag's explanation name the cache mode. */
-  scenarios?: Record<string, Scenario | undefined>
 }
 
 interface TestGroup {
   testId: string
   title: string
   rows: ComparisonRow[]
-  /** Rows of the test hidden by the headline filter. */
+  /** Rows of the test hidden by the primary filter. */
   hidden: number
   pending: boolean
 }
@@ -47,23 +45,23 @@ const METRIC_WIDTH = 230
 const SIDE_WIDTH = 200
 
 const NO_PENDING: { id: string; title: string }[] = []
-const NO_SCENARIOS: Record<string, Scenario | undefined> = {}
 
 /**
- * Study 001's table: per test, per metric, the baseline's value and each variant's value and
- * relative %, with overhead, the 95 % interval, n, "within noise" and flags. Plain DOM (no
- * component per cell), and a flag's explanation is rendered only once it is opened, so a run
- * with 20 variants and 30 metrics stays quick to draw.
+ * Study 001's table: per test, its primary metric first (every metric on demand), the baseline's
+ * value and each variant's value and relative % (or, for a count, the difference), with overhead,
+ * the 95 % interval, n, the verdict and flags. Only a slower or faster verdict is coloured and
+ * shows an overhead; the others say the figures are the same or that the data cannot tell. Plain
+ * DOM (no component per cell), and a flag's explanation is rendered only once it is opened, so a
+ * run with 20 variants and 30 metrics stays quick to draw.
  */
 export function OverheadTable({
   comparison,
   allMetrics = false,
-  pendingTests = NO_PENDING,
-  scenarios = NO_SCENARIOS
+  pendingTests = NO_PENDING
 }: OverheadTableProps): ReactElement {
   const [showAll, setShowAll] = useState(allMetrics)
   const toggleId = useId()
-  const headlineCount = useMemo(() => comparison.rows.filter((r) => isHeadlineMetric(r.metric)).length, [comparison])
+  const leadingCount = useMemo(() => leadingRows(comparison).length, [comparison])
   const groups = useMemo(() => groupRows(comparison, showAll, pendingTests), [comparison, showAll, pendingTests])
   const columns = comparison.variants.length + 2
 
@@ -77,7 +75,7 @@ export function OverheadTable({
         <span className="muted results-count" aria-live="polite">
           {showAll
             ? `All ${comparison.rows.length} metrics shown`
-            : `${headlineCount} headline metrics shown of ${comparison.rows.length}`}
+            : `${leadingCount} primary metrics shown of ${comparison.rows.length}`}
         </span>
       </div>
       <p className="results-legend muted">
@@ -86,7 +84,11 @@ export function OverheadTable({
         </span>
         <span>CI: 95 % confidence interval of the relative %</span>
         <span>n: repetitions</span>
-        <span>≈ within noise: the interval contains 100 %</span>
+        <span>
+          verdict: slower or faster when the whole interval is below or above 100 %, same within 100 % ± {comparison.marginPct} %,
+          otherwise the data cannot tell (≈)
+        </span>
+        <span>Δ: a count compared as a difference · derived: computed by VirtBench</span>
         <span>flags: click for the explanation</span>
       </p>
       <div className="table-scroll results-table-scroll">
@@ -146,7 +148,7 @@ export function OverheadTable({
                   </th>
                 </tr>
                 {group.rows.map((row) => (
-                  <MetricRow key={rowKey(row)} row={row} baselineLabel={comparison.baseline} scenarios={scenarios} columns={columns} />
+                  <MetricRow key={rowKey(row)} row={row} baselineLabel={comparison.baseline} columns={columns} />
                 ))}
                 {group.pending && group.rows.length === 0 ? (
                   <tr className="results-row results-pending" data-pending={group.testId}>
@@ -169,6 +171,7 @@ export function OverheadTable({
 
 function groupRows(comparison: Comparison, showAll: boolean, pendingTests: { id: string; title: string }[]): TestGroup[] {
   const pending = new Set(pendingTests.map((t) => t.id))
+  const leading = new Set(leadingRows(comparison))
   const groups = new Map<string, TestGroup>()
   for (const row of comparison.rows) {
     let group = groups.get(row.testId)
@@ -176,7 +179,7 @@ function groupRows(comparison: Comparison, showAll: boolean, pendingTests: { id:
       group = { testId: row.testId, title: row.testTitle, rows: [], hidden: 0, pending: pending.has(row.testId) }
       groups.set(row.testId, group)
     }
-    if (showAll || isHeadlineMetric(row.metric)) group.rows.push(row)
+    if (showAll || leading.has(row)) group.rows.push(row)
     else group.hidden++
   }
   for (const test of pendingTests) {
@@ -195,11 +198,10 @@ interface OpenFlag {
 interface MetricRowProps {
   row: ComparisonRow
   baselineLabel: string
-  scenarios: Record<string, Scenario | undefined>
   columns: number
 }
 
-const MetricRow = memo(function MetricRow({ row, baselineLabel, scenarios, columns }: MetricRowProps): ReactElement {
+const MetricRow = memo(function MetricRow({ row, baselineLabel, columns }: MetricRowProps): ReactElement {
   const [open, setOpen] = useState<OpenFlag | undefined>(undefined)
   const explanationId = useId()
   const labels = labelsText(row.labels)
@@ -224,8 +226,14 @@ const MetricRow = memo(function MetricRow({ row, baselineLabel, scenarios, colum
               {labels}
             </span>
           ) : null}
-          <span className="cell-note" title={directionDetail(row.better)}>
-            {directionNote(row.better)}
+          <span className="cell-note" title={directionDetail(row)}>
+            {directionNote(row)}
+            {row.source === 'derived' ? (
+              <span className="results-derived" title="Computed by VirtBench from what the tool printed; no output shows this figure as such.">
+                {' '}
+                · derived
+              </span>
+            ) : null}
           </span>
         </th>
         <BaselineCell row={row} baselineLabel={baselineLabel} />
@@ -254,7 +262,6 @@ const MetricRow = memo(function MetricRow({ row, baselineLabel, scenarios, colum
             <FlagExplanation
               flag={openFlag}
               subject={`${open.side} · ${row.metric}${labels ? ` (${labels})` : ''}`}
-              context={{ category: row.category, metric: row.metric, scenario: scenarios[open.side] }}
             />
             <button type="button" className="button button-small" onClick={close}>
               Close explanation
@@ -308,7 +315,7 @@ interface VariantTdProps {
 }
 
 function VariantTd({ row, cell, baselineLabel, open, explanationId, idPrefix, onFlag }: VariantTdProps): ReactElement {
-  const tone = relativeTone(cell.relativePct, cell.withinNoise)
+  const tone = relativeTone(cell.relativePct, cell.verdict)
   return (
     <td className={tone ? `results-cell results-tone-${tone}` : 'results-cell'} data-variant={cell.variant}>
       {cell.stats ? (
@@ -317,31 +324,35 @@ function VariantTd({ row, cell, baselineLabel, open, explanationId, idPrefix, on
         <Absent reason={noValueReason(cell.variant, row)} />
       )}
       <span className="results-line">
-        {cell.relativePct !== undefined ? (
-          <RelativeText relativePct={cell.relativePct} overheadPct={cell.overheadPct} />
+        {row.comparison === 'difference' && cell.difference !== undefined ? (
+          <span className="results-rel">{differenceText(cell.difference, row.unit)}</span>
+        ) : cell.relativePct !== undefined ? (
+          <RelativeText relativePct={cell.relativePct} overheadPct={cell.overheadPct} verdict={cell.verdict} />
         ) : cell.stats ? (
           <Absent reason={noRelativeReason(row, cell, baselineLabel)} />
         ) : null}
       </span>
       <span className="results-line muted">
         {cell.ci95 ? (
-          <span className="results-ci">CI {ciText(cell.ci95)}</span>
-        ) : cell.relativePct !== undefined ? (
+          <span className="results-ci">CI {row.comparison === 'difference' ? `${differenceText(cell.ci95[0], row.unit)} – ${differenceText(cell.ci95[1], row.unit)}` : ciText(cell.ci95)}</span>
+        ) : cell.relativePct !== undefined || cell.difference !== undefined ? (
           <span className="results-ci">
             CI <Absent reason={noIntervalReason(row.baseline, cell)} />
           </span>
         ) : null}
         {cell.stats ? (
           <>
-            {cell.relativePct !== undefined ? ' · ' : null}
+            {cell.relativePct !== undefined || cell.difference !== undefined ? ' · ' : null}
             <NText stats={cell.stats} />
           </>
         ) : null}
       </span>
       <span className="results-line results-marks">
-        {cell.withinNoise ? (
-          <span className="results-noise" title="The 95 % interval contains 100 %: not distinguishable from the baseline.">
-            ≈ within noise
+        {cell.stats && row.baseline ? (
+          <span className={`results-verdict results-verdict-${cell.verdict}`} title={cell.verdictReason}>
+            {cell.verdict === 'inconclusive' ? '≈ ' : ''}
+            {VERDICT_WORDS[cell.verdict]}
+            <span className="visually-hidden">: {cell.verdictReason}</span>
           </span>
         ) : null}
         {cell.flags.map((flag, index) => (
@@ -364,16 +375,18 @@ function VariantTd({ row, cell, baselineLabel, open, explanationId, idPrefix, on
   )
 }
 
-function RelativeText({ relativePct, overheadPct }: { relativePct: number; overheadPct: number | undefined }): ReactElement {
-  const direction = directionOf(relativePct)
+/** The relative %: an arrow and an overhead only for a finding (slower or faster), never for noise. */
+function RelativeText({ relativePct, overheadPct, verdict }: { relativePct: number; overheadPct: number | undefined; verdict: VariantCell['verdict'] }): ReactElement {
+  const finding = verdict === 'slower' || verdict === 'faster'
+  const direction = finding ? directionOf(relativePct) : 'same'
   return (
     <>
       <span className={`results-rel results-rel-${direction}`}>
-        <span aria-hidden="true">{DIRECTION_ARROW[direction]} </span>
+        {finding ? <span aria-hidden="true">{DIRECTION_ARROW[direction]} </span> : null}
         {pctText(relativePct)}
-        <span className="visually-hidden"> ({DIRECTION_WORDS[direction]})</span>
+        {finding ? <span className="visually-hidden"> ({DIRECTION_WORDS[direction]})</span> : null}
       </span>
-      {overheadPct !== undefined ? <span className="results-overhead muted"> {overheadText(overheadPct)}</span> : null}
+      {finding && overheadPct !== undefined ? <span className="results-overhead muted"> {overheadText(overheadPct)}</span> : null}
     </>
   )
 }

@@ -1,7 +1,6 @@
 import { useEffect, useId, useMemo, useState, type ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
-import type { Scenario } from '../../../../shared/model/scenario'
 import { ChartFileStemContext, ChartsSection } from '../charts'
 import { reportFileStem } from '../../../../shared/report'
 import { comparisonOf } from './comparison-of'
@@ -19,11 +18,6 @@ import './results.css'
  */
 export function ResultsView({ run, comparison: given }: { run: RunDocument; comparison?: Comparison }): ReactElement {
   const comparison = useMemo(() => given ?? comparisonOf(run), [given, run])
-  const scenarios = useMemo(() => {
-    const out: Record<string, Scenario | undefined> = {}
-    for (const t of run.targets) if (t.role === 'variant') out[t.label] = t.scenario
-    return out
-  }, [run])
   const targets = useMemo<EnvironmentTarget[]>(
     () => run.targets.map((t) => ({ name: t.name, label: t.label, env: environmentOf(run, t.name) })),
     [run]
@@ -46,7 +40,7 @@ export function ResultsView({ run, comparison: given }: { run: RunDocument; comp
           Relative % against {comparison.baseline}: 100 % is as good as the baseline and more is better, for latency too.
           Overhead is 100 % minus relative %.
         </p>
-        <OverheadTable comparison={comparison} scenarios={scenarios} />
+        <OverheadTable comparison={comparison} />
       </section>
 
       <DeferredCharts run={run} comparison={comparison} />

@@ -100,14 +100,29 @@ export function PublishedBanner({ run }: { run: RunDocument }): ReactElement | n
   )
 }
 
-/** Flags that concern a whole variant: a declared scenario the host contradicts, with both values. */
+/**
+ * Flags that concern the baseline or a whole variant: a baseline that is itself virtual, a guest
+ * that is the baseline's own machine, a declared scenario the host contradicts (with both values).
+ */
 export function VariantFlags({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement | null {
   const titleId = useId()
   const entries = Object.entries(comparison.variantFlags).filter(([, flags]) => flags.length > 0)
-  if (entries.length === 0) return null
+  if (entries.length === 0 && comparison.baselineFlags.length === 0) return null
   return (
     <section className="results-variant-flags" aria-labelledby={titleId}>
-      <h3 id={titleId}>Variants to check first</h3>
+      <h3 id={titleId}>Check these first</h3>
+      {comparison.baselineFlags.length > 0 ? (
+        <div className="banner banner-error results-variant-flag" data-baseline={comparison.baseline}>
+          <strong>
+            <FlagIcon kind={comparison.baselineFlags[0]!.kind} /> {comparison.baseline} (baseline)
+          </strong>
+          <div className="results-variant-flag-list">
+            {comparison.baselineFlags.map((flag, i) => (
+              <FlagDetails key={`${flag.kind}-${i}`} flag={flag} subject={`${comparison.baseline} (baseline)`} />
+            ))}
+          </div>
+        </div>
+      ) : null}
       {entries.map(([label, flags]) => {
         const target = run.targets.find((t) => t.label === label)
         const mismatches = target ? scenarioMismatchesOf(run, target.name) : []
@@ -142,7 +157,7 @@ export function VariantFlags({ run, comparison }: { run: RunDocument; comparison
             ) : null}
             <div className="results-variant-flag-list">
               {flags.map((flag, i) => (
-                <FlagDetails key={`${flag.kind}-${i}`} flag={flag} context={{ scenario: target?.scenario }} subject={label} />
+                <FlagDetails key={`${flag.kind}-${i}`} flag={flag} subject={label} />
               ))}
             </div>
           </div>

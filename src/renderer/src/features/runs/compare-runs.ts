@@ -1,6 +1,6 @@
 import type { CompareInput, Measurement } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
-import { comparisonInputOf, metricCategory } from '../../../../shared/run-comparison'
+import { comparisonInputOf } from '../../../../shared/run-comparison'
 import { formatWhen } from './job-view'
 
 /** One column of runs compared side by side: a target of one run. */
@@ -34,6 +34,8 @@ export function compareInputOfRuns(runs: readonly RunDocument[]): { input: Compa
   const measurements: Measurement[] = []
   const tests: CompareInput['tests'] = []
   const mismatches: Record<string, { message: string }[]> = {}
+  const variantFlags: NonNullable<CompareInput['variantFlags']> = {}
+  const facts: NonNullable<CompareInput['factsOf']>[] = []
 
   runs.forEach((run, i) => {
     const runName = names[i] as string
@@ -53,6 +55,11 @@ export function compareInputOfRuns(runs: readonly RunDocument[]): { input: Compa
       const side = rename.get(label)
       if (side) mismatches[side] = found
     }
+    for (const [label, flags] of Object.entries(own.variantFlags ?? {})) {
+      const side = rename.get(label)
+      if (side) variantFlags[side] = flags
+    }
+    if (own.factsOf) facts.push(own.factsOf)
   })
 
   const [reference, ...others] = columns
@@ -63,7 +70,12 @@ export function compareInputOfRuns(runs: readonly RunDocument[]): { input: Compa
       tests,
       measurements,
       mismatches,
-      categoryOf: metricCategory
+      variantFlags,
+      // what a metric is, from the first run that defines it
+      factsOf: (testId, metric) => facts.reduce<ReturnType<NonNullable<CompareInput['factsOf']>>>((found, f) => found ?? f(testId, metric), undefined),
+      // the other runs' physical hosts: a faster host is a finding about two hosts, not a guest beating its host
+      hostColumns: others.filter((c) => c.role === 'baseline').map((c) => c.name),
+      marginPct: runs[0]?.plan.equivalenceMarginPct ?? 3
     },
     columns
   }

@@ -1,0 +1,105 @@
+import type { Better } from '../model/sample'
+import { relativePct } from './relative'
+import { studentTQuantile } from './student-t'
+
+/**
+ * The intervals a verdict stands on, from few repetitions: Welch's t interval, which does not
+ * assume both sides vary alike and widens honestly when there are few values (two values a side
+ * give t = 4.3, not the 1.96 of a large sample).
+ *
+ * - Ratios (bandwidth, IOPS, latency): on the logarithms of the values, so the interval is one of
+ *   the ratio of the two sides' geometric means, and noise that scales with the value (a few %
+ *   either way) is treated alike on a slow and a fast machine. Oriented as relative % is: variant
+ *   / baseline where higher is better, baseline / variant where lower is better.
+ * - Differences (counts, shares in %): on the values, variant - baseline.
+ *
+ * Given the figure the table shows (the ratio or difference of the tests' aggregates: median,
+ * mean or best), the interval is that figure ± Welch's half-width, so the figure always lies
+ * inside its own interval and the verdict never contradicts it.
+ */
+
+export const CONFIDENCE_LEVEL_PCT = 95
+
+interface Moments {
+  n: number
+  mean: number
+  variance: number
+}
+
+function moments(values: readonly number[]): Moments {
+  const n = values.length
+  const mean = values.reduce((s, v) => s + v, 0) / n
+  const variance = values.reduce((s, v) => s + (v - mean) * (v - mean), 0) / (n - 1)
+  return { n, mean, variance }
+}
+
+/** Welch's interval of mean(b) - mean(a); undefined with fewer than two values on a side. */
+function welch(a: readonly number[], b: readonly number[], confidencePct: number): [number, number] | undefined {
+  if (a.length < 2 || b.length < 2) return undefined
+  const x = moments(a)
+  const y = moments(b)
+  const d = y.mean - x.mean
+  const vx = x.variance / x.n
+  const vy = y.variance / y.n
+  const se = Math.sqrt(vx + vy)
+  if (!Number.isFinite(se)) return undefined
+  if (se === 0) return [d, d]
+  const df = (vx + vy) ** 2 / ((vx * vx) / (x.n - 1) + (vy * vy) / (y.n - 1))
+  const t = studentTQuantile(1 - (1 - confidencePct / 100) / 2, df)
+  return [d - t * se, d + t * se]
+}
+
+/**
+ * The interval of relative % (100 = as good as the baseline, more is better); undefined when a
+ * side has fewer than two values or a value that is not above zero (no logarithm).
+ */
+export function ratioInterval(
+  baseline: readonly number[],
+  variant: readonly number[],
+  better: Better,
+  confidencePct = CONFIDENCE_LEVEL_PCT,
+  /** The relative % to center the interval on (the table's figure); default the ratio of the geometric means. */
+  center?: number
+): [number, number] | undefined {
+  if (baseline.length < 2 || variant.length < 2) return undefined
+  if (![...baseline, ...variant].every((v) => Number.isFinite(v) && v > 0)) return undefined
+  if (constant(baseline) && constant(variant)) {
+    // no spread on either side: the interval is the one ratio, computed exactly
+    const ratio = relativePct(variant[0]!, baseline[0]!, better)
+    return ratio === undefined ? undefined : [ratio, ratio]
+  }
+  const logs = welch(baseline.map(Math.log), variant.map(Math.log), confidencePct)
+  if (!logs) return undefined
+  const [low, high] = better === 'higher' ? logs : [-logs[1], -logs[0]]
+  if (center !== undefined && center > 0) {
+    const half = (high - low) / 2
+    return finiteInterval([center * Math.exp(-half), center * Math.exp(half)])
+  }
+  return finiteInterval([100 * Math.exp(low), 100 * Math.exp(high)])
+}
+
+function constant(values: readonly number[]): boolean {
+  return values.every((v) => v === values[0])
+}
+
+/** Values so large or small that the interval overflows have none. */
+function finiteInterval(interval: [number, number] | undefined): [number, number] | undefined {
+  return interval && Number.isFinite(interval[0]) && Number.isFinite(interval[1]) ? interval : undefined
+}
+
+/** The interval of variant - baseline, in the metric's unit; undefined with fewer than two values on a side. */
+export function differenceInterval(
+  baseline: readonly number[],
+  variant: readonly number[],
+  confidencePct = CONFIDENCE_LEVEL_PCT,
+  /** The difference to center the interval on (the table's figure); default the difference of the means. */
+  center?: number
+): [number, number] | undefined {
+  if (![...baseline, ...variant].every(Number.isFinite)) return undefined
+  const interval = welch(baseline, variant, confidencePct)
+  if (interval && center !== undefined) {
+    const half = (interval[1] - interval[0]) / 2
+    return finiteInterval([center - half, center + half])
+  }
+  return finiteInterval(interval)
+}
