@@ -1,3 +1,4 @@
+import type { Flag } from '../../shared/model/comparison'
 import type { TargetEnvironment } from '../../shared/model/environment'
 import type { Finding } from '../../shared/model/run'
 import type { ScenarioMismatch } from '../../shared/model/scenario'
@@ -171,31 +172,20 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
  * guest-vs-guest or loopback comparison can be what the person wants, and the results keep saying it.
  */
 export function baselineSanity(targets: readonly EngineTarget[], environment: Record<string, TargetEnvironment | undefined>): Finding[] {
-  const findings: Finding[] = []
   const baseline = targets.find((t) => t.role === 'baseline')
-  if (!baseline) return findings
+  if (!baseline) return []
   const baselineEnv = environment[baseline.name]
-  const virtual = virtualBaselineFlag(baseline.label, baselineEnv)
-  if (virtual) {
-    findings.push({
-      severity: 'warning',
-      target: baseline.name,
-      code: 'baseline-virtual',
-      message: virtual.message.slice(0, virtual.message.length - (virtual.explanation?.length ?? 0)).trim(),
-      fix: virtual.explanation ?? ''
-    })
-  }
-  for (const t of targets) {
-    if (t === baseline || t.role === 'peer') continue
-    const same = sameMachineFlag(baseline.label, baselineEnv, t.label, environment[t.name])
-    if (!same) continue
-    findings.push({
-      severity: 'warning',
-      target: t.name,
-      code: 'same-machine',
-      message: same.message.slice(0, same.message.length - (same.explanation?.length ?? 0)).trim(),
-      fix: same.explanation ?? ''
-    })
-  }
-  return findings
+  const flags: { target: string; flag: Flag | undefined }[] = [
+    { target: baseline.name, flag: virtualBaselineFlag(baseline.label, baselineEnv) },
+    ...targets
+      .filter((t) => t !== baseline && t.role !== 'peer')
+      .map((t) => ({ target: t.name, flag: sameMachineFlag(baseline.label, baselineEnv, t.label, environment[t.name]) }))
+  ]
+  return flags.flatMap(({ target, flag }) => (flag ? [warningOf(target, flag)] : []))
+}
+
+/** A flag the results will show, as the preflight warning it is before the run: what was seen, then what to do. */
+function warningOf(target: string, flag: Flag): Finding {
+  const seen = flag.explanation ? flag.message.slice(0, flag.message.length - flag.explanation.length).trim() : flag.message
+  return { severity: 'warning', target, code: flag.kind, message: seen, fix: flag.explanation ?? '' }
 }
