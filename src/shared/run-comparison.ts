@@ -41,6 +41,7 @@ export function comparisonInputOf(run: RunDocument): CompareInput {
     baselineFlags: virtual ? [virtual] : [],
     factsOf: metrics.factsOf,
     marginPct: run.plan.equivalenceMarginPct,
+    paired: run.plan.schedule.order === 'interleaved',
     scenarios: Object.fromEntries(variants.flatMap((v) => (v.scenario ? [[v.label, v.scenario] as const] : []))),
     contamination: contaminationOf(run)
   }

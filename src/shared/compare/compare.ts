@@ -13,8 +13,8 @@ import {
   noisyFlag,
   scenarioMismatchFlag
 } from './flags'
-import { type SampleGroup, groupSamples, valuesOf } from './group-samples'
-import { CONFIDENCE_LEVEL_PCT, differenceInterval, ratioInterval } from './interval'
+import { type SampleGroup, groupSamples, pairedValuesOf, valuesOf } from './group-samples'
+import { CONFIDENCE_LEVEL_PCT, differenceInterval, pairedDifferenceInterval, pairedRatioInterval, ratioInterval } from './interval'
 import { overheadPct, relativePct } from './relative'
 import { seriesStats } from './stats'
 import { DEFAULT_MARGIN_PCT, decideVerdict } from './verdict'
@@ -28,7 +28,10 @@ export function comparisonMethod(marginPct: number): string {
     'better and baseline / variant x 100 where lower is better (latency), so 100 % means as good as the baseline ' +
     'and more is better; overhead is 100 % minus relative %. Counts and shares that can be zero on both sides ' +
     '(retransmits, lost packets, loss %, CPU %) are compared as a difference, variant minus baseline. ' +
-    `The ${CONFIDENCE_LEVEL_PCT} % interval of a ratio is the relative % times and divided by the factor of Welch's t ` +
+    'When the repetitions ran interleaved (the baseline and the variant side by side, repetition after repetition), ' +
+    "they are compared pair by pair: the interval's half-width is Student's t interval of the mean log ratio (or " +
+    'difference) of the pairs, so slow drift that hit both sides of a pair cancels out. Otherwise, ' +
+    `the ${CONFIDENCE_LEVEL_PCT} % interval of a ratio is the relative % times and divided by the factor of Welch's t ` +
     "interval of the difference of the two sides' mean logarithms (the spread of the ratio of their geometric " +
     "means); of a difference, the difference plus and minus the half-width of Welch's t interval of the " +
     "difference of their means. So each figure lies inside its own interval. Welch's interval does not assume both " +
@@ -69,6 +72,8 @@ function cellOf(
   flags.push(...sharedFlags.missing, ...sharedFlags.mismatch)
   const cell: Omit<VariantCell, 'verdict' | 'verdictReason'> = { variant, ...(stats ? { stats } : {}), flags }
   const baselineValues = baselineStats?.values ?? []
+  // repetitions that ran side by side (an interleaved schedule) are compared pair by pair
+  const pairs = input.paired ? pairedValuesOf(group, input.baseline, variant) : []
   let interval: [number, number] | undefined
   if (stats && baselineStats) {
     if (row.comparison === 'ratio') {
@@ -77,10 +82,16 @@ function cellOf(
         cell.relativePct = relative
         cell.overheadPct = overheadPct(relative)
       }
-      interval = ratioInterval(baselineValues, stats.values, row.better, CONFIDENCE_LEVEL_PCT, cell.relativePct)
+      interval =
+        pairs.length >= 2
+          ? pairedRatioInterval(pairs, row.better, CONFIDENCE_LEVEL_PCT, cell.relativePct)
+          : ratioInterval(baselineValues, stats.values, row.better, CONFIDENCE_LEVEL_PCT, cell.relativePct)
     } else {
       cell.difference = stats.value - baselineStats.value
-      interval = differenceInterval(baselineValues, stats.values, CONFIDENCE_LEVEL_PCT, cell.difference)
+      interval =
+        pairs.length >= 2
+          ? pairedDifferenceInterval(pairs, CONFIDENCE_LEVEL_PCT, cell.difference)
+          : differenceInterval(baselineValues, stats.values, CONFIDENCE_LEVEL_PCT, cell.difference)
     }
     if (interval) cell.ci95 = interval
   }

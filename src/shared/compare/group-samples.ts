@@ -102,3 +102,23 @@ export function groupSamples(input: CompareInput): SampleGroup[] {
 export function valuesOf(group: SampleGroup, side: string): number[] {
   return [...(group.bySide.get(side) ?? [])].sort(inRepetitionOrder).map((entry) => entry.value)
 }
+
+/**
+ * The values of two sides that ran side by side, as pairs `[baseline, variant]`: the same
+ * repetition (and the same repetition inside one tool run, bonnie++ -x) on both, in repetition
+ * order. A repetition one side lacks (a failed job) leaves its pair out.
+ */
+export function pairedValuesOf(group: SampleGroup, baseline: string, variant: string): [number, number][] {
+  const key = (e: SeriesEntry): string => `${e.repetition}\u0000${e.innerRepetition ?? ''}`
+  const fromBaseline = new Map<string, number>()
+  for (const entry of group.bySide.get(baseline) ?? []) if (!fromBaseline.has(key(entry))) fromBaseline.set(key(entry), entry.value)
+  const pairs: [number, number][] = []
+  const seen = new Set<string>()
+  for (const entry of [...(group.bySide.get(variant) ?? [])].sort(inRepetitionOrder)) {
+    const b = fromBaseline.get(key(entry))
+    if (b === undefined || seen.has(key(entry))) continue
+    seen.add(key(entry))
+    pairs.push([b, entry.value])
+  }
+  return pairs
+}

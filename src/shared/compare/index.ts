@@ -4,5 +4,5 @@ export { median, mean, stddev, percentile, aggregateOf, seriesStats } from './st
 export { ROUND_CAPS_BITS, CAP_WINDOW, nearbyCapBits, isNetworkBandwidth } from './bandwidth-cap'
 export { NOISY_CV_PCT, fasterCause } from './flags'
 export { decideVerdict, DEFAULT_MARGIN_PCT, type VerdictInput, type VerdictOutcome } from './verdict'
-export { ratioInterval, differenceInterval, CONFIDENCE_LEVEL_PCT } from './interval'
+export { ratioInterval, differenceInterval, pairedRatioInterval, pairedDifferenceInterval, CONFIDENCE_LEVEL_PCT } from './interval'
 export { REPETITION_LABEL } from './group-samples'

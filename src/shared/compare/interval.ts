@@ -49,6 +49,45 @@ function welch(a: readonly number[], b: readonly number[], confidencePct: number
   return [d - t * se, d + t * se]
 }
 
+/** Student's t interval of the mean of `d` (paired differences); undefined with fewer than two. */
+function pairedT(d: readonly number[], confidencePct: number): [number, number] | undefined {
+  if (d.length < 2) return undefined
+  const m = moments(d)
+  const se = Math.sqrt(m.variance / m.n)
+  if (!Number.isFinite(se)) return undefined
+  if (se === 0) return [m.mean, m.mean]
+  const t = studentTQuantile(1 - (1 - confidencePct / 100) / 2, m.n - 1)
+  return [m.mean - t * se, m.mean + t * se]
+}
+
+/**
+ * The interval of relative % from repetitions that ran side by side (`[baseline, variant]` pairs
+ * of an interleaved schedule): Student's t interval of the mean log ratio of each pair, so slow
+ * drift that hit both sides of a pair (other load, a warming disk) cancels out. Centred on
+ * `center` (the table's figure) when given, like ratioInterval.
+ */
+export function pairedRatioInterval(pairs: readonly [number, number][], better: Better, confidencePct = CONFIDENCE_LEVEL_PCT, center?: number): [number, number] | undefined {
+  if (pairs.length < 2 || !pairs.flat().every((v) => Number.isFinite(v) && v > 0)) return undefined
+  const logs = pairedT(pairs.map(([b, v]) => (better === 'higher' ? Math.log(v) - Math.log(b) : Math.log(b) - Math.log(v))), confidencePct)
+  if (!logs) return undefined
+  if (center !== undefined && center > 0) {
+    const half = (logs[1] - logs[0]) / 2
+    return finiteInterval([center * Math.exp(-half), center * Math.exp(half)])
+  }
+  return finiteInterval([100 * Math.exp(logs[0]), 100 * Math.exp(logs[1])])
+}
+
+/** The interval of variant - baseline from pairs that ran side by side, centred on `center` when given. */
+export function pairedDifferenceInterval(pairs: readonly [number, number][], confidencePct = CONFIDENCE_LEVEL_PCT, center?: number): [number, number] | undefined {
+  if (!pairs.flat().every(Number.isFinite)) return undefined
+  const interval = pairedT(pairs.map(([b, v]) => v - b), confidencePct)
+  if (interval && center !== undefined) {
+    const half = (interval[1] - interval[0]) / 2
+    return finiteInterval([center - half, center + half])
+  }
+  return finiteInterval(interval)
+}
+
 /**
  * The interval of relative % (100 = as good as the baseline, more is better); undefined when a
  * side has fewer than two values or a value that is not above zero (no logarithm).

@@ -123,6 +123,11 @@ export interface CompareInput {
   factsOf?: (testId: string, metric: string) => RowFacts | undefined
   /** The equivalence margin of ratios in points (default 3). */
   marginPct?: number
+  /**
+   * The repetitions ran interleaved (baseline and variants side by side, repetition after
+   * repetition): intervals are computed pair by pair, so drift over the run cancels out.
+   */
+  paired?: boolean
   /** Each variant's declared scenario (the faster flag names the disk cache mode). */
   scenarios?: Record<string, Scenario>
   /**

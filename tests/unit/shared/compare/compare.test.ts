@@ -196,10 +196,21 @@ describe('relative %, overhead, interval and verdict', () => {
     expect(row).not.toHaveProperty('category')
   })
 
+  it('compares repetitions that ran interleaved pair by pair: drift over the run does not hide a difference', () => {
+    // the machine changed speed through the run; the variant was always 90 % of the baseline beside it
+    const input = pairInput([1000, 1500, 800, 1200], [900, 1350, 720, 1080])
+    expect(onlyCell(input).cell.verdict).toBe('inconclusive')
+    const paired = onlyCell({ ...input, paired: true }).cell
+    expect(paired.ci95![0]).toBeCloseTo(90, 9)
+    expect(paired.ci95![1]).toBeCloseTo(90, 9)
+    expect(paired.verdict).toBe('slower')
+  })
+
   it('documents the method', () => {
     const { method, marginPct } = compare(pairInput([1], [1]))
     expect(marginPct).toBe(3)
     expect(method).toContain("Welch's t interval")
+    expect(method).toContain('they are compared pair by pair')
     expect(method).toContain('within 100 % ± 3 %')
     expect(method).toContain('inconclusive otherwise, and always when a side has fewer than two values')
   })

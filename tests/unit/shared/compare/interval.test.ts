@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { differenceInterval, ratioInterval } from '../../../../src/shared/compare/interval'
+import { differenceInterval, pairedDifferenceInterval, pairedRatioInterval, ratioInterval } from '../../../../src/shared/compare/interval'
 import { incompleteBeta, lnGamma, studentTCdf, studentTQuantile } from '../../../../src/shared/compare/student-t'
 
 describe("Student's t", () => {
@@ -90,5 +90,42 @@ describe('the interval of a difference (Welch)', () => {
 
   it('is [0, 0] for 0 against 0', () => {
     expect(differenceInterval([0, 0, 0], [0, 0])).toEqual([0, 0])
+  })
+})
+
+describe('the interval of repetitions that ran side by side (pairs of an interleaved schedule)', () => {
+  it('is computed by hand: two pairs at 40 % ± 1 % (one degree of freedom, t = 12.706)', () => {
+    const [low, high] = pairedRatioInterval([[100, 40 * Math.exp(0.01)], [100, 40 * Math.exp(-0.01)]], 'higher')!
+    // mean log ratio ln 0.4, standard deviation 0.01414, standard error 0.01
+    expect(low).toBeCloseTo(40 * Math.exp(-12.7062 * 0.01), 2)
+    expect(high).toBeCloseTo(40 * Math.exp(12.7062 * 0.01), 2)
+  })
+
+  it('cancels drift that hit both sides of each pair, where the unpaired interval cannot', () => {
+    // the machine slowed down and sped up through the run; the variant was always 40 % of the baseline beside it
+    const baseline = [100, 200, 300]
+    const variant = [40, 80, 120]
+    const [pLow, pHigh] = pairedRatioInterval(baseline.map((b, i) => [b, variant[i]!]), 'higher')!
+    expect(pLow).toBeCloseTo(40, 9)
+    expect(pHigh).toBeCloseTo(40, 9)
+    const [low, high] = ratioInterval(baseline, variant, 'higher')!
+    expect(high - low).toBeGreaterThan(40)
+  })
+
+  it('turns around where lower is better, centres on the figure shown, and needs two pairs', () => {
+    const pairs: [number, number][] = [[1, 2], [1.1, 2.3], [0.9, 1.7]]
+    const down = pairedRatioInterval(pairs, 'lower')!
+    expect(down[0]).toBeLessThan(50)
+    expect(down[1]).toBeGreaterThan(45)
+    const centred = pairedRatioInterval(pairs, 'lower', 95, 50)!
+    expect(Math.sqrt(centred[0] * centred[1])).toBeCloseTo(50, 9)
+    expect(pairedRatioInterval([[1, 2]], 'higher')).toBeUndefined()
+  })
+
+  it('of a difference: 3 lost packets more in every pair is exactly +3, centred on the figure shown', () => {
+    expect(pairedDifferenceInterval([[0, 3], [2, 5], [1, 4]])).toEqual([3, 3])
+    const [low, high] = pairedDifferenceInterval([[0, 2], [0, 4]], 95, 3)!
+    expect((low + high) / 2).toBeCloseTo(3, 12)
+    expect(high - 3).toBeCloseTo(12.7062, 3)
   })
 })
