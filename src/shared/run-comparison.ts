@@ -15,7 +15,10 @@ export function comparisonInputOf(run: RunDocument): CompareInput {
   const variants = run.targets.filter((t) => t.role === 'variant')
   const measurements: Measurement[] = run.jobs
     .filter((j) => j.kind === 'compare' && j.status === 'succeeded')
-    .map((j) => ({ side: j.side, testId: j.testId, repetition: j.repetition, samples: j.samples }))
+    .map((j) => {
+      const startedAtMs = j.startedAt ? Date.parse(j.startedAt) : NaN
+      return { side: j.side, testId: j.testId, repetition: j.repetition, samples: j.samples, ...(Number.isFinite(startedAtMs) ? { startedAtMs } : {}) }
+    })
   const mismatches: Record<string, { message: string }[]> = {}
   for (const v of variants) {
     const found = run.environment[v.name]?.scenarioMismatches ?? []

@@ -30,11 +30,13 @@ export function comparisonMethod(marginPct: number): string {
     '(retransmits, lost packets, loss %, CPU %) are compared as a difference, variant minus baseline. ' +
     'When the repetitions ran interleaved (the baseline and the variant side by side, repetition after repetition), ' +
     "they are compared pair by pair: the interval's half-width is Student's t interval of the mean log ratio (or " +
-    'difference) of the pairs, so slow drift that hit both sides of a pair cancels out. Otherwise, ' +
+    'difference) of the pairs, so slow drift that hit both sides of a pair cancels out (with three pairs or more, ' +
+    'all of them run in one round, none retried later). Otherwise, ' +
     `the ${CONFIDENCE_LEVEL_PCT} % interval of a ratio is the relative % times and divided by the factor of Welch's t ` +
     "interval of the difference of the two sides' mean logarithms (the spread of the ratio of their geometric " +
     "means); of a difference, the difference plus and minus the half-width of Welch's t interval of the " +
-    "difference of their means. So each figure lies inside its own interval. Welch's interval does not assume both " +
+    "difference of their means. Each interval is widened, where needed, to hold the figure plus and minus the " +
+    "same half-width, so each figure lies inside its own interval and a verdict needs the figure and the means to agree. Welch's interval does not assume both " +
     'sides vary alike, and it is wide when repetitions are few, as it must be: two values a side give a t of 4.3. ' +
     'Every cell gets one verdict: same when the whole interval lies within 100 % ' +
     `± ${marginPct} % (a difference: within 0), or both sides measured one identical value; slower or faster when ` +
@@ -73,7 +75,7 @@ function cellOf(
   const cell: Omit<VariantCell, 'verdict' | 'verdictReason'> = { variant, ...(stats ? { stats } : {}), flags }
   const baselineValues = baselineStats?.values ?? []
   // repetitions that ran side by side (an interleaved schedule) are compared pair by pair
-  const pairs = input.paired ? pairedValuesOf(group, input.baseline, variant) : []
+  const pairs = input.paired ? pairedValuesOf(group, input.baseline, variant) : undefined
   let interval: [number, number] | undefined
   if (stats && baselineStats) {
     if (row.comparison === 'ratio') {
@@ -83,13 +85,13 @@ function cellOf(
         cell.overheadPct = overheadPct(relative)
       }
       interval =
-        pairs.length >= 2
+        pairs
           ? pairedRatioInterval(pairs, row.better, CONFIDENCE_LEVEL_PCT, cell.relativePct)
           : ratioInterval(baselineValues, stats.values, row.better, CONFIDENCE_LEVEL_PCT, cell.relativePct)
     } else {
       cell.difference = stats.value - baselineStats.value
       interval =
-        pairs.length >= 2
+        pairs
           ? pairedDifferenceInterval(pairs, CONFIDENCE_LEVEL_PCT, cell.difference)
           : differenceInterval(baselineValues, stats.values, CONFIDENCE_LEVEL_PCT, cell.difference)
     }

@@ -12,6 +12,8 @@ interface SeriesEntry {
   innerRepetition: string | undefined
   /** Position in the input, the last tie-breaker. */
   order: number
+  /** When the measurement's job started (ms), when known. */
+  startedAtMs: number | undefined
 }
 
 /** The samples of one row: one test, one metric, one set of labels, split by side. */
@@ -91,7 +93,8 @@ export function groupSamples(input: CompareInput): SampleGroup[] {
         value: sample.value,
         repetition: measurement.repetition,
         innerRepetition: sample.labels[REPETITION_LABEL],
-        order: order++
+        order: order++,
+        startedAtMs: measurement.startedAtMs
       })
     }
   }
@@ -103,22 +106,37 @@ export function valuesOf(group: SampleGroup, side: string): number[] {
   return [...(group.bySide.get(side) ?? [])].sort(inRepetitionOrder).map((entry) => entry.value)
 }
 
+/** Fewer pairs than this are compared as two samples (Welch): two pairs give t = 12.7 and a uselessly wide interval. */
+export const MIN_PAIRS = 3
+
 /**
  * The values of two sides that ran side by side, as pairs `[baseline, variant]`: the same
  * repetition (and the same repetition inside one tool run, bonnie++ -x) on both, in repetition
- * order. A repetition one side lacks (a failed job) leaves its pair out.
+ * order. A repetition one side lacks (a failed job) leaves its pair out. Undefined, so the two
+ * sides are compared as samples, when fewer than MIN_PAIRS remain, or when a pair did not run in
+ * one round: another repetition of the test started between its two jobs (one was retried or
+ * resumed later), so drift is no longer shared.
  */
-export function pairedValuesOf(group: SampleGroup, baseline: string, variant: string): [number, number][] {
+export function pairedValuesOf(group: SampleGroup, baseline: string, variant: string): [number, number][] | undefined {
   const key = (e: SeriesEntry): string => `${e.repetition}\u0000${e.innerRepetition ?? ''}`
-  const fromBaseline = new Map<string, number>()
-  for (const entry of group.bySide.get(baseline) ?? []) if (!fromBaseline.has(key(entry))) fromBaseline.set(key(entry), entry.value)
+  const fromBaseline = new Map<string, SeriesEntry>()
+  for (const entry of group.bySide.get(baseline) ?? []) if (!fromBaseline.has(key(entry))) fromBaseline.set(key(entry), entry)
+  const starts = [...group.bySide.values()].flat().filter((e) => e.startedAtMs !== undefined)
   const pairs: [number, number][] = []
   const seen = new Set<string>()
   for (const entry of [...(group.bySide.get(variant) ?? [])].sort(inRepetitionOrder)) {
     const b = fromBaseline.get(key(entry))
     if (b === undefined || seen.has(key(entry))) continue
     seen.add(key(entry))
-    pairs.push([b, entry.value])
+    if (!inOneRound(b, entry, starts)) return undefined
+    pairs.push([b.value, entry.value])
   }
-  return pairs
+  return pairs.length >= MIN_PAIRS ? pairs : undefined
+}
+
+/** No other repetition of the test started between the two jobs of a pair (true when a time is unknown). */
+function inOneRound(a: SeriesEntry, b: SeriesEntry, starts: readonly SeriesEntry[]): boolean {
+  if (a.startedAtMs === undefined || b.startedAtMs === undefined) return true
+  const [from, to] = a.startedAtMs <= b.startedAtMs ? [a.startedAtMs, b.startedAtMs] : [b.startedAtMs, a.startedAtMs]
+  return !starts.some((e) => e.repetition !== a.repetition && e.startedAtMs! > from && e.startedAtMs! < to)
 }

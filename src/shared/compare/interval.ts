@@ -14,8 +14,10 @@ import { studentTQuantile } from './student-t'
  * - Differences (counts, shares in %): on the values, variant - baseline.
  *
  * Given the figure the table shows (the ratio or difference of the tests' aggregates: median,
- * mean or best), the interval is that figure ± Welch's half-width, so the figure always lies
- * inside its own interval and the verdict never contradicts it.
+ * mean or best), the interval is the smallest one holding both the t interval and that figure ±
+ * the t half-width, so the figure always lies inside its own interval, the verdict never
+ * contradicts it, and a verdict needs the figure and the means to agree: a median that sits off
+ * the means (one slow repetition) widens the interval rather than moving it past 100 %.
  */
 
 export const CONFIDENCE_LEVEL_PCT = 95
@@ -63,27 +65,28 @@ function pairedT(d: readonly number[], confidencePct: number): [number, number] 
 /**
  * The interval of relative % from repetitions that ran side by side (`[baseline, variant]` pairs
  * of an interleaved schedule): Student's t interval of the mean log ratio of each pair, so slow
- * drift that hit both sides of a pair (other load, a warming disk) cancels out. Centred on
- * `center` (the table's figure) when given, like ratioInterval.
+ * drift that hit both sides of a pair (other load, a warming disk) cancels out. Widened to hold
+ * `center` (the table's figure) ± the half-width when given, like ratioInterval.
  */
 export function pairedRatioInterval(pairs: readonly [number, number][], better: Better, confidencePct = CONFIDENCE_LEVEL_PCT, center?: number): [number, number] | undefined {
   if (pairs.length < 2 || !pairs.flat().every((v) => Number.isFinite(v) && v > 0)) return undefined
   const logs = pairedT(pairs.map(([b, v]) => (better === 'higher' ? Math.log(v) - Math.log(b) : Math.log(b) - Math.log(v))), confidencePct)
   if (!logs) return undefined
+  const natural: [number, number] = [100 * Math.exp(logs[0]), 100 * Math.exp(logs[1])]
   if (center !== undefined && center > 0) {
     const half = (logs[1] - logs[0]) / 2
-    return finiteInterval([center * Math.exp(-half), center * Math.exp(half)])
+    return finiteInterval(hull(natural, [center * Math.exp(-half), center * Math.exp(half)]))
   }
-  return finiteInterval([100 * Math.exp(logs[0]), 100 * Math.exp(logs[1])])
+  return finiteInterval(natural)
 }
 
-/** The interval of variant - baseline from pairs that ran side by side, centred on `center` when given. */
+/** The interval of variant - baseline from pairs that ran side by side, widened to hold `center` ± the half-width when given. */
 export function pairedDifferenceInterval(pairs: readonly [number, number][], confidencePct = CONFIDENCE_LEVEL_PCT, center?: number): [number, number] | undefined {
   if (!pairs.flat().every(Number.isFinite)) return undefined
   const interval = pairedT(pairs.map(([b, v]) => v - b), confidencePct)
   if (interval && center !== undefined) {
     const half = (interval[1] - interval[0]) / 2
-    return finiteInterval([center - half, center + half])
+    return finiteInterval(hull(interval, [center - half, center + half]))
   }
   return finiteInterval(interval)
 }
@@ -97,7 +100,7 @@ export function ratioInterval(
   variant: readonly number[],
   better: Better,
   confidencePct = CONFIDENCE_LEVEL_PCT,
-  /** The relative % to center the interval on (the table's figure); default the ratio of the geometric means. */
+  /** The table's figure: the interval also holds it ± the half-width. */
   center?: number
 ): [number, number] | undefined {
   if (baseline.length < 2 || variant.length < 2) return undefined
@@ -110,15 +113,21 @@ export function ratioInterval(
   const logs = welch(baseline.map(Math.log), variant.map(Math.log), confidencePct)
   if (!logs) return undefined
   const [low, high] = better === 'higher' ? logs : [-logs[1], -logs[0]]
+  const natural: [number, number] = [100 * Math.exp(low), 100 * Math.exp(high)]
   if (center !== undefined && center > 0) {
     const half = (high - low) / 2
-    return finiteInterval([center * Math.exp(-half), center * Math.exp(half)])
+    return finiteInterval(hull(natural, [center * Math.exp(-half), center * Math.exp(half)]))
   }
-  return finiteInterval([100 * Math.exp(low), 100 * Math.exp(high)])
+  return finiteInterval(natural)
 }
 
 function constant(values: readonly number[]): boolean {
   return values.every((v) => v === values[0])
+}
+
+/** The smallest interval holding both. */
+function hull(a: [number, number], b: [number, number]): [number, number] {
+  return [Math.min(a[0], b[0]), Math.max(a[1], b[1])]
 }
 
 /** Values so large or small that the interval overflows have none. */
@@ -131,14 +140,14 @@ export function differenceInterval(
   baseline: readonly number[],
   variant: readonly number[],
   confidencePct = CONFIDENCE_LEVEL_PCT,
-  /** The difference to center the interval on (the table's figure); default the difference of the means. */
+  /** The table's figure: the interval also holds it ± the half-width. */
   center?: number
 ): [number, number] | undefined {
   if (![...baseline, ...variant].every(Number.isFinite)) return undefined
   const interval = welch(baseline, variant, confidencePct)
   if (interval && center !== undefined) {
     const half = (interval[1] - interval[0]) / 2
-    return finiteInterval([center - half, center + half])
+    return finiteInterval(hull(interval, [center - half, center + half]))
   }
   return finiteInterval(interval)
 }

@@ -106,6 +106,11 @@ export interface Measurement {
   testId: string
   repetition: number
   samples: Sample[]
+  /**
+   * When the job started (ms since the epoch): repetitions that ran interleaved are paired only
+   * when both ran in one round, not when one was retried or resumed later.
+   */
+  startedAtMs?: number
 }
 
 export interface CompareInput {

@@ -10,7 +10,7 @@ import { ChartsSection, GroupedBarsChart, NetworkMatrixHeatmap, RelativeChart } 
 import { chartFileName, chartPng, chartSvg, parseColour, resolveCss, slug } from '../../../src/renderer/src/features/charts/chart-image'
 import { ChartImageMenu } from '../../../src/renderer/src/features/charts/chart-image-menu'
 import { ChartFileStemContext } from '../../../src/renderer/src/features/charts/chart-parts'
-import { loopbackRun } from '../run-fixture'
+import { groupedLoopbackRun, loopbackRun } from '../run-fixture'
 import { iozoneRun, monitoredRun } from './chart-fixtures'
 
 const run = loopbackRun()
@@ -136,8 +136,23 @@ describe('chartSvg on a grouped bars chart', () => {
   })
 })
 
+/** The bars of a relative chart's image (outlined in the text colour) and the verdicts of its card's table, in order. */
+function barsAndVerdicts(image: XMLDocument, section: HTMLElement): { bars: Element[]; verdicts: (string | null | undefined)[] } {
+  return {
+    bars: [...image.querySelectorAll('path')].filter((p) => p.getAttribute('stroke') === '#1b2330'),
+    verdicts: within(section)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.querySelectorAll('td')[2]?.textContent)
+  }
+}
+
+/** A bar's fill and its opacity: pale grey (#5b6575 at 0.45) for no finding, blue (#0072b2) for 105..125 % faster. */
+const fillOf = (bar: Element): (string | null)[] => [bar.getAttribute('fill'), bar.getAttribute('fill-opacity')]
+const GREY = ['#5b6575', '0.45']
+
 describe('chartSvg on the relative chart', () => {
-  it('keeps the 100 % line, the intervals, the labels and the tone of each bar', async () => {
+  it('keeps the 100 % line, the intervals, the labels and the tone of each bar', () => {
     render(<RelativeChart comparison={comparison} />)
     const section = card('Relative to the baseline')
     const doc = standalone(chartSvg(section, { title: 'Relative to the baseline' }))
@@ -148,37 +163,38 @@ describe('chartSvg on the relative chart', () => {
     const line = doc.querySelector('line[stroke-dasharray="4 3"]')!
     expect([line.getAttribute('stroke'), line.getAttribute('stroke-width')]).toEqual(['#1b2330', '1.5'])
 
-    /** The bars of the image (outlined in the text colour) and the verdicts of the card's table, in order. */
-    const barsAndVerdicts = (image: XMLDocument): { bars: Element[]; verdicts: (string | null | undefined)[] } => ({
-      bars: [...image.querySelectorAll('path')].filter((p) => p.getAttribute('stroke') === '#1b2330'),
-      verdicts: within(section)
-        .getAllByRole('row')
-        .slice(1)
-        .map((row) => row.querySelectorAll('td')[2]?.textContent)
-    })
-    const grey = (b: Element): boolean => b.getAttribute('fill') === '#5b6575' && b.getAttribute('fill-opacity') === '0.45'
     // the eight primary figures: none a finding, every bar pale grey as on screen
-    const primary = barsAndVerdicts(doc)
+    const primary = barsAndVerdicts(doc, section)
     expect(primary.bars).toHaveLength(8)
     expect(primary.verdicts).toEqual(Array<string>(8).fill("can't tell"))
-    expect(primary.bars.filter(grey)).toHaveLength(8)
+    expect(primary.bars.map(fillOf)).toEqual(Array<string[]>(8).fill(GREY))
     // the bars are clipped to the plot by recharts' own clip path, copied with them
     expect(doc.querySelector('g[clip-path]')).not.toBeNull()
+  })
 
-    // mbw's mcblock in each label set: its second iteration faster, blue (105..125 %), the others grey
-    await userEvent.setup().selectOptions(shown, 'metric:mbw|mbw.mcblock.bandwidth|B/s|higher')
+  it.each([
+    // the recorded run, its repetitions compared pair by pair (they ran interleaved): no finding, every bar grey
+    { schedule: 'interleaved', of: comparison, verdicts: ["can't tell", "can't tell", "can't tell"], fills: [GREY, GREY, GREY], label: "114 % ≈ can't tell" },
+    // the same figures run grouped (Welch): the second iteration faster, blue (105..125 %), the others grey
+    {
+      schedule: 'grouped',
+      of: compare(comparisonInputOf(groupedLoopbackRun())),
+      verdicts: ["can't tell", 'faster', "can't tell"],
+      fills: [GREY, ['#0072b2', null], GREY],
+      label: '114 % ▲ faster'
+    }
+  ])("keeps the tone and the label of mbw's mcblock in each label set ($schedule)", async ({ of, verdicts, fills, label }) => {
+    render(<RelativeChart comparison={of} />)
+    const section = card('Relative to the baseline')
+    await userEvent.setup().selectOptions(within(section).getByRole('combobox', { name: 'Show' }), 'metric:mbw|mbw.mcblock.bandwidth|B/s|higher')
     const mcblock = standalone(chartSvg(section, { title: 'Relative to the baseline' }))
-    const { bars, verdicts } = barsAndVerdicts(mcblock)
-    expect(verdicts).toEqual(["can't tell", 'faster', "can't tell"])
-    expect(bars.map((b) => [b.getAttribute('fill'), b.getAttribute('fill-opacity')])).toEqual([
-      ['#5b6575', '0.45'],
-      ['#0072b2', null],
-      ['#5b6575', '0.45']
-    ])
+    const { bars, verdicts: shown } = barsAndVerdicts(mcblock, section)
+    expect(shown).toEqual(verdicts)
+    expect(bars.map(fillOf)).toEqual(fills)
     // the bar labels' centring survives
-    const label = texts(mcblock).indexOf('114 % ▲ faster')
-    expect(label).toBeGreaterThan(0)
-    expect(mcblock.querySelectorAll('text')[label]!.getAttribute('dominant-baseline')).toBe('central')
+    const at = texts(mcblock).indexOf(label)
+    expect(at).toBeGreaterThan(0)
+    expect(mcblock.querySelectorAll('text')[at]!.getAttribute('dominant-baseline')).toBe('central')
   })
 })
 

@@ -9,8 +9,8 @@ import { formatPct, formatValue } from '../../../src/shared/format'
 import type { Comparison, ComparisonRow, VariantCell } from '../../../src/shared/model/comparison'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
 import { rawValues } from '../charts/chart-fixtures'
-import { loopbackRun } from '../run-fixture'
-import { cellsOf, medianOf, metricRow, metricRowCount, valuesOf } from './helpers'
+import { groupedLoopbackRun, loopbackRun } from '../run-fixture'
+import { cellsOf, medianOf, metricRow, metricRowCount, pairedDifferenceHull, pairedRatioHull, valuesOf } from './helpers'
 import { oneMetricComparison, RANDOM_WRITES } from './one-metric-comparison'
 
 const run = loopbackRun()
@@ -28,8 +28,8 @@ function table(): HTMLElement {
 }
 
 /** The comparison's cell of the (only) variant for a metric of a test, with `labels` as the table writes them. */
-function comparedCell(testId: string, metric: string, labels = ''): { row: ComparisonRow; cell: VariantCell } {
-  const row = comparison.rows.find((r) => r.testId === testId && r.metric === metric && Object.entries(r.labels).map(([k, v]) => `${k}=${v}`).join(', ') === labels)!
+function comparedCell(testId: string, metric: string, labels = '', of: Comparison = comparison): { row: ComparisonRow; cell: VariantCell } {
+  const row = of.rows.find((r) => r.testId === testId && r.metric === metric && Object.entries(r.labels).map(([k, v]) => `${k}=${v}`).join(', ') === labels)!
   return { row, cell: row.cells[0]! }
 }
 
@@ -47,14 +47,6 @@ function expectNoFinding(cell: HTMLElement): void {
   expect(text(cell)).not.toContain('overhead')
   expect(text(cell)).not.toContain('than the baseline')
   expect(cell.className).toBe('results-cell results-tone-neutral')
-}
-
-/**
- * The centre, on a log scale, of a ratio's interval: compare() centres it on the relative % the
- * table shows (the figure times and divided by one factor), so the figure lies inside it.
- */
-function logCentre(interval: readonly [number, number]): number {
-  return Math.sqrt(interval[0] * interval[1])
 }
 
 describe('OverheadTable with the loopback run', () => {
@@ -95,20 +87,25 @@ describe('OverheadTable with the loopback run', () => {
     expect(formatPct(relative)).toBe('103 %')
     expect(text(cell)).toContain('n = 3')
 
-    // Welch's interval on the logs, centred on the 103 % shown (102.96 % x/÷ 1.0869 with t = 4.246 at 2.03 degrees of
-    // freedom), and wider than 100 % ± 3 % on both sides
+    // the repetitions ran interleaved, so they are compared pair by pair: log ratios of 3.38 %, 3.34 % and -2.82 %,
+    // Student's t with 2 degrees of freedom; the interval also holds the 103 % shown x/÷ the same factor
     const ci = comparedCell('fio-randread', 'fio.read.iops').cell.ci95!
-    expect(logCentre(ci)).toBeCloseTo(relative, 8)
+    const expected = pairedRatioHull(hostValues, guestValues, relative)
+    expect(ci[0]).toBeCloseTo(expected[0], 8)
+    expect(ci[1]).toBeCloseTo(expected[1], 8)
+    // x/÷ 1.0927: the pairs' interval around their geometric mean (101.31 %) reaches lower, the 103 % shown higher
+    expect(expected[0]).toBeCloseTo(92.71367053581, 8)
+    expect(expected[1]).toBeCloseTo(112.50592085572, 8)
     expect(ci[0]).toBeLessThan(97)
     expect(ci[1]).toBeGreaterThan(103)
     expect(text(cell)).toContain(`CI ${formatPct(ci[0])} – ${formatPct(ci[1])}`)
-    expect(`${formatPct(ci[0])} – ${formatPct(ci[1])}`).toBe('95 % – 112 %')
+    expect(`${formatPct(ci[0])} – ${formatPct(ci[1])}`).toBe('93 % – 113 %')
     expect(verdictOf(cell)).toEqual({
       words: "≈ can't tell",
-      reason: 'the 95 % interval 94.7 % to 112 % is too wide to tell: it reaches past 100 % ± 3 % and includes 100 %'
+      reason: 'the 95 % interval 92.7 % to 113 % is too wide to tell: it reaches past 100 % ± 3 % and includes 100 %'
     })
     // the reason is read out too, not only shown on hover
-    expect(text(cell.querySelector('.results-verdict'))).toContain(": the 95 % interval 94.7 % to 112 % is too wide to tell")
+    expect(text(cell.querySelector('.results-verdict'))).toContain(": the 95 % interval 92.7 % to 113 % is too wide to tell")
   })
 
   it("shows no arrow, overhead or colour where the data cannot tell, even at 31 %", () => {
@@ -131,7 +128,7 @@ describe('OverheadTable with the loopback run', () => {
     }
   })
 
-  it('marks a faster verdict with its arrow, its words, the overhead, the colour and the flag', () => {
+  it('does not call 114 % faster when the pairs that give it disagree: no arrow, overhead, colour or flag', () => {
     // mbw's second iteration: a part of the test's total, so it leads nowhere and shows with every metric
     render(<OverheadTable comparison={comparison} allMetrics />)
     const host = rawValues(run, 'mbw', BASELINE, 'mbw.mcblock.bandwidth', { iteration: '1' })
@@ -139,11 +136,43 @@ describe('OverheadTable with the loopback run', () => {
     expect(host).toEqual([97541953683.456, 106861248380.928, 101067566088.192])
     expect(guest).toEqual([114912438255.616, 110376421163.008, 115704938364.928])
     const relative = (medianOf(guest) / medianOf(host)) * 100
+    expect(formatPct(relative)).toBe('114 %')
     const { row, cell: compared } = comparedCell('mbw', 'mbw.mcblock.bandwidth', 'iteration=1')
     expect(row.primary).toBe(false)
-    // 113.7 % x/÷ 1.0991 (t = 3.114 at 3.12 degrees of freedom): the whole interval above 100 %
-    expect(logCentre(compared.ci95!)).toBeCloseTo(relative, 8)
-    expect(compared.ci95![0]).toBeGreaterThan(100)
+    // side by side the guest did 117.8 %, 103.3 % and 114.5 % of the host: Student's t (2 degrees of freedom) of the mean
+    // of their logs, x/÷ 1.1875, reaches below 100 %
+    expect(guest.map((g, i) => formatPct((g / host[i]!) * 100, 1))).toEqual(['117.8 %', '103.3 %', '114.5 %'])
+    const expected = pairedRatioHull(host, guest, relative)
+    expect(compared.ci95![0]).toBeCloseTo(expected[0], 8)
+    expect(compared.ci95![1]).toBeCloseTo(expected[1], 8)
+    expect(expected[0]).toBeCloseTo(94.05248928227, 8)
+    expect(expected[1]).toBeCloseTo(135.01297877988, 8)
+    expect(compared.ci95![0]).toBeLessThan(100)
+    expect(compared.verdict).toBe('inconclusive')
+
+    const cell = cellsOf(metricRow(table(), 'mbw', 'mbw.mcblock.bandwidth', 'iteration=1')).variants[0]!
+    expect(text(cell)).toContain(formatValue(medianOf(guest), 'B/s'))
+    expect(text(cell)).toContain('114 %')
+    expect(verdictOf(cell)).toEqual({
+      words: "≈ can't tell",
+      reason: 'the 95 % interval 94.1 % to 135 % is too wide to tell: it reaches past 100 % ± 3 % and includes 100 %'
+    })
+    expectNoFinding(cell)
+    expect(within(cell).queryByRole('button', { name: 'too fast? (faster than the baseline): explanation' })).toBeNull()
+  })
+
+  it('marks a faster verdict with its arrow, its words, the overhead, the colour and the flag (the same figures run grouped)', () => {
+    // run grouped, the repetitions are compared side against side by Welch's interval, and mbw's second iteration is faster
+    const grouped = compare(comparisonInputOf(groupedLoopbackRun()))
+    render(<OverheadTable comparison={grouped} allMetrics />)
+    const host = rawValues(run, 'mbw', BASELINE, 'mbw.mcblock.bandwidth', { iteration: '1' })
+    const guest = rawValues(run, 'mbw', VARIANT, 'mbw.mcblock.bandwidth', { iteration: '1' })
+    const relative = (medianOf(guest) / medianOf(host)) * 100
+    const { cell: compared } = comparedCell('mbw', 'mbw.mcblock.bandwidth', 'iteration=1', grouped)
+    // Welch's t = 3.114 at 3.12 degrees of freedom on the logarithms: the ratio of the geometric means (111.7 %) x/÷ 1.0991,
+    // widened to hold the 113.7 % shown x/÷ the same factor; the whole interval above 100 %
+    expect(compared.ci95![0]).toBeCloseTo(101.61108835098, 8)
+    expect(compared.ci95![1]).toBeCloseTo(124.96969519508, 8)
 
     const cell = cellsOf(metricRow(table(), 'mbw', 'mbw.mcblock.bandwidth', 'iteration=1')).variants[0]!
     expect(text(cell)).toContain(formatValue(medianOf(guest), 'B/s'))
@@ -153,8 +182,19 @@ describe('OverheadTable with the loopback run', () => {
     expect(formatPct(100 - relative)).toBe('-14 %')
     // 105..125 %: the lighter blue step of the diverging scale
     expect(cell.className).toBe('results-cell results-tone-better')
-    expect(verdictOf(cell)).toEqual({ words: 'faster', reason: 'the 95 % interval 103 % to 125 % lies above 100 %' })
+    expect(verdictOf(cell)).toEqual({ words: 'faster', reason: 'the 95 % interval 102 % to 125 % lies above 100 %' })
     expect(within(cell).getByRole('button', { name: 'too fast? (faster than the baseline): explanation' })).toBeTruthy()
+  })
+
+  it('finds nothing where one machine was measured against itself: every cell is the same or cannot tell', () => {
+    // the loopback run's host and guest are one machine (tests/fixtures/runs/README.md); compared pair by pair, no figure
+    // of the 65 is slower or faster; the 6 that both sides measured exactly alike (fio's runtimes, dd's bytes, ping's
+    // packets sent, received and lost) are the same
+    render(<OverheadTable comparison={comparison} allMetrics />)
+    const words = [...table().querySelectorAll('tr[data-metric]')].map((row) => verdictOf(cellsOf(row as HTMLTableRowElement).variants[0]!).words)
+    expect(words).toHaveLength(65)
+    expect(new Set(words)).toEqual(new Set(['same', "≈ can't tell"]))
+    expect(words.filter((w) => w === 'same')).toHaveLength(6)
   })
 
   it("reads latency as lower is better: relative % is baseline / variant, and dd's time per block is marked derived", () => {
@@ -215,11 +255,16 @@ describe('OverheadTable with the loopback run', () => {
     expect(medianOf(guest) - medianOf(host)).toBe(-6)
     expect(text(cell)).toContain('−6')
     const ci = comparedCell('iperf3', 'iperf3.retransmits', 'direction=target->peer').cell.ci95!
-    // the difference shown (-6, of the medians) ± the half-width of Welch's interval of the difference of the means
-    // (22.32 = t 2.780 at 3.99 degrees of freedom x 8.03), wide with three noisy repetitions
-    expect((ci[0] + ci[1]) / 2).toBeCloseTo(-6, 8)
+    // pair by pair the guest retransmitted 23 fewer, 10 more and 6 fewer: Student's t with 2 degrees of freedom
+    // (half-width 41.0), widened to hold the -6 shown (of the medians) ± the same half-width
+    const expected = pairedDifferenceHull(host, guest, -6)
+    expect(ci[0]).toBeCloseTo(expected[0], 8)
+    expect(ci[1]).toBeCloseTo(expected[1], 8)
+    // the pairs' mean, -19/3, minus 40.995 below; the -6 shown plus 40.995 above
+    expect(expected[0]).toBeCloseTo(-47.32787817228, 8)
+    expect(expected[1]).toBeCloseTo(34.99454483895, 8)
     expect(text(cell)).toContain(`CI ${differenceText(ci[0], 'count')} – ${differenceText(ci[1], 'count')}`)
-    expect(verdictOf(cell)).toEqual({ words: "≈ can't tell", reason: 'the 95 % interval of the difference, -28.3 to 16.3, includes 0 and is too wide to tell' })
+    expect(verdictOf(cell)).toEqual({ words: "≈ can't tell", reason: 'the 95 % interval of the difference, -47.3 to 35.0, includes 0 and is too wide to tell' })
     // a count has no relative % and no overhead
     expect(text(cell.querySelector('.results-rel'))).toBe('−6')
     expect(cell.querySelector('.results-overhead')).toBeNull()

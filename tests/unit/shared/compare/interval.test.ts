@@ -112,20 +112,41 @@ describe('the interval of repetitions that ran side by side (pairs of an interle
     expect(high - low).toBeGreaterThan(40)
   })
 
-  it('turns around where lower is better, centres on the figure shown, and needs two pairs', () => {
+  it('turns around where lower is better, holds the figure shown, and needs two pairs', () => {
     const pairs: [number, number][] = [[1, 2], [1.1, 2.3], [0.9, 1.7]]
     const down = pairedRatioInterval(pairs, 'lower')!
     expect(down[0]).toBeLessThan(50)
     expect(down[1]).toBeGreaterThan(45)
-    const centred = pairedRatioInterval(pairs, 'lower', 95, 50)!
-    expect(Math.sqrt(centred[0] * centred[1])).toBeCloseTo(50, 9)
+    const factor = Math.sqrt(down[1] / down[0])
+    // a figure inside the t interval: the figure ± the half-width reaches past it on one side only
+    const shown = pairedRatioInterval(pairs, 'lower', 95, 50)!
+    expect(shown[0]).toBeCloseTo(Math.min(down[0], 50 / factor), 9)
+    expect(shown[1]).toBeCloseTo(Math.max(down[1], 50 * factor), 9)
+    expect(shown[0]).toBeLessThanOrEqual(down[0])
+    expect(shown[1]).toBeGreaterThanOrEqual(down[1])
     expect(pairedRatioInterval([[1, 2]], 'higher')).toBeUndefined()
   })
 
-  it('of a difference: 3 lost packets more in every pair is exactly +3, centred on the figure shown', () => {
+  it('widens rather than moves when the figure shown sits off the means (a loaded machine against itself)', () => {
+    // the median pair is slow on the variant side; the means say "the same": 100 % stays inside
+    const pairs: [number, number][] = [[100, 72], [100, 110], [100, 112], [100, 104]]
+    const natural = pairedRatioInterval(pairs, 'higher')!
+    expect(natural[0]).toBeLessThan(100)
+    expect(natural[1]).toBeGreaterThan(100)
+    const shown = pairedRatioInterval(pairs, 'higher', 95, 72)!
+    expect(shown[0]).toBeLessThan(72)
+    expect(shown[1]).toBeCloseTo(natural[1], 9)
+  })
+
+  it('of a difference: 3 lost packets more in every pair is exactly +3, and the figure shown ± the half-width is inside', () => {
     expect(pairedDifferenceInterval([[0, 3], [2, 5], [1, 4]])).toEqual([3, 3])
+    // differences 2 and 4: mean 3, standard error 1, t = 12.706; the figure 3 is the mean
     const [low, high] = pairedDifferenceInterval([[0, 2], [0, 4]], 95, 3)!
-    expect((low + high) / 2).toBeCloseTo(3, 12)
-    expect(high - 3).toBeCloseTo(12.7062, 3)
+    expect(low).toBeCloseTo(3 - 12.7062, 3)
+    expect(high).toBeCloseTo(3 + 12.7062, 3)
+    // a figure of 4 (the larger difference) reaches one point further up, and no lower
+    const [low4, high4] = pairedDifferenceInterval([[0, 2], [0, 4]], 95, 4)!
+    expect(low4).toBeCloseTo(3 - 12.7062, 3)
+    expect(high4).toBeCloseTo(4 + 12.7062, 3)
   })
 })
