@@ -146,6 +146,9 @@ export function scenarioMismatchFlag(variant: string, mismatch: string): Flag {
   return { kind: 'scenario-mismatch', message: `${sentence} ${explanation}`, explanation }
 }
 
+/** Disturbed repetitions named one by one in a flag; beyond this they are counted. */
+const CONTAMINATION_LISTED = 3
+
 /**
  * The repetitions of a cell that ran while something else loaded the machine or the hypervisor
  * stole CPU time (recorded per job by the engine), with what was seen.
@@ -158,16 +161,28 @@ export function contaminationFlag(
 ): Flag | undefined {
   if (!contamination) return undefined
   const seen: string[] = []
+  const perSide: string[] = []
+  let total = 0
   for (const side of sides) {
-    const repetitions = new Set((group.bySide.get(side) ?? []).map((e) => e.repetition))
-    for (const repetition of [...repetitions].sort((a, b) => a - b)) {
+    const repetitions = [...new Set((group.bySide.get(side) ?? []).map((e) => e.repetition))].sort((a, b) => a - b)
+    total += repetitions.length
+    let disturbed = 0
+    for (const repetition of repetitions) {
       const note = contamination[`${side}|${group.testId}|${repetition}`]
-      if (note) seen.push(`repetition ${repetition} on ${side}: ${note}`)
+      if (!note) continue
+      disturbed++
+      seen.push(`repetition ${repetition} on ${side}: ${note}`)
     }
+    if (disturbed > 0) perSide.push(`${disturbed} on ${side}`)
   }
   if (seen.length === 0) return undefined
   const explanation =
     'Other work on the machine or its host took CPU time while these repetitions measured, so they may be slower ' +
     'than the machine is. Stop what else runs there (or measure when the host is quiet), then retry those jobs.'
-  return { kind: 'contaminated', message: `${figureName(row)} was disturbed: ${seen.join('; ')}. ${explanation}`, explanation }
+  // a few are named one by one; many are counted, with the first as an example (each job keeps its own note)
+  const what =
+    seen.length <= CONTAMINATION_LISTED
+      ? seen.join('; ')
+      : `${seen.length} of ${total} repetitions (${perSide.join(', ')}), the first ${seen[0]}`
+  return { kind: 'contaminated', message: `${figureName(row)} was disturbed: ${what}. ${explanation}`, explanation }
 }

@@ -44,6 +44,9 @@ export interface FlagEntry {
   primary?: boolean
 }
 
+/** Flags about a whole variant (its setup, the machine it is), which its every cell repeats. */
+const VARIANT_WIDE: ReadonlySet<Flag['kind']> = new Set(['scenario-mismatch', 'same-machine', 'baseline-virtual'])
+
 /** Every flag of the comparison, variant-wide ones first, each once. */
 export function flagEntries(comparison: Comparison): FlagEntry[] {
   const out: FlagEntry[] = []
@@ -61,7 +64,7 @@ export function flagEntries(comparison: Comparison): FlagEntry[] {
     for (const cell of row.cells) {
       for (const flag of cell.flags) {
         // a variant-wide flag is repeated on every one of its cells: it is listed once, above
-        if (flag.kind === 'scenario-mismatch') continue
+        if (VARIANT_WIDE.has(flag.kind)) continue
         add({ flag, variant: cell.variant, figure, ...(row.category ? { category: row.category } : {}), metric: row.metric, primary: row.primary })
       }
     }

@@ -11,7 +11,7 @@ import { ChartPrintContext, GroupedBarsChart, IozoneHeatmap, LatencyChart, Monit
 import { matrixGrids } from '../features/charts/network-matrix'
 import { comparisonOf } from '../features/results/comparison-of'
 import { environmentDifferences, environmentFields, environmentOf, scenarioMismatchesOf } from '../features/results/environment-fields'
-import { FLAG_TITLE, flagExplanation } from '../features/results/flag-text'
+import { FLAG_TITLE, flagExplanation, flagFinding } from '../features/results/flag-text'
 import { durationText, jobCounts, jobCountsText, RUN_STATUS_TEXT } from '../features/results/run-text'
 import {
   barMetricKeys,
@@ -209,8 +209,8 @@ function VerdictSummary({ comparison }: { comparison: Comparison }): ReactElemen
               .filter((f) => f.kind === 'same-machine')
               .map((f, j) => (
                 <span key={j} className="report-warning">
-                  {' '}
-                  {f.message}
+                  {' · '}
+                  <strong>{FLAG_TITLE[f.kind]}:</strong> {flagFinding(f)}
                 </span>
               ))}
           </li>
@@ -260,7 +260,7 @@ function SummarySection({ run, comparison }: { run: RunDocument; comparison: Com
                     {group.detailed.map((entry, i) => (
                       <li key={i}>
                         <strong>{entry.variant}</strong>
-                        {entry.figure ? <span className="report-muted"> · {entry.figure}</span> : null}: {entry.flag.message}
+                        {entry.figure ? <span className="report-muted"> · {entry.figure}</span> : null}: {flagFinding(entry.flag)}
                       </li>
                     ))}
                   </ul>

@@ -206,6 +206,39 @@ describe('relative %, overhead, interval and verdict', () => {
     expect(paired.verdict).toBe('slower')
   })
 
+  /** `pairInput` with each job's start: repetition r's baseline at `starts[r - 1][0]` s, its variant at `[1]` s. */
+  function timed(input: CompareInput, starts: readonly [number, number][]): CompareInput {
+    return {
+      ...input,
+      paired: true,
+      measurements: input.measurements.map((m) => ({ ...m, startedAtMs: 1_000 * starts[m.repetition - 1]![m.side === 'host' ? 0 : 1] }))
+    }
+  }
+
+  it('pairs repetitions that ran in one round, as their start times show', () => {
+    const input = pairInput([1000, 1500, 800, 1200], [900, 1350, 720, 1080])
+    const cell = onlyCell(timed(input, [[0, 5], [10, 15], [20, 25], [30, 35]])).cell
+    expect(cell.ci95).toEqual([expect.closeTo(90, 9), expect.closeTo(90, 9)])
+    expect(cell.verdict).toBe('slower')
+  })
+
+  it('compares the sides as samples when a repetition was retried later, out of its round', () => {
+    // the variant's repetition 2 failed and ran again after repetition 4: that pair shares no drift
+    const input = pairInput([1000, 1500, 800, 1200], [900, 1350, 720, 1080])
+    const welch = onlyCell(input).cell
+    const retried = onlyCell(timed(input, [[0, 5], [10, 45], [20, 25], [30, 35]])).cell
+    expect(retried.ci95).toEqual(welch.ci95)
+    expect(retried.verdict).toBe('inconclusive')
+  })
+
+  it('compares two pairs as samples: t = 12.7 with one degree of freedom says nothing', () => {
+    const input = pairInput([100, 104, 96], [40, 41.5, 39])
+    const twoPairs = { ...input, paired: true, measurements: input.measurements.filter((m) => !(m.side === 'guest' && m.repetition === 3)) }
+    const welch = onlyCell({ ...twoPairs, paired: false }).cell
+    expect(onlyCell(twoPairs).cell.ci95).toEqual(welch.ci95)
+    expect(welch.verdict).toBe('slower')
+  })
+
   it('documents the method', () => {
     const { method, marginPct } = compare(pairInput([1], [1]))
     expect(marginPct).toBe(3)
@@ -334,5 +367,35 @@ describe('flags', () => {
       const disk = onlyCell(pairInput([29.4e6, 29.4e6], [29.4e6, 29.4e6], { unit: 'B/s', metric: 'fio.read.bandwidth' })).cell
       expect(disk.flags).toEqual([])
     })
+  })
+})
+
+describe('disturbed repetitions', () => {
+  const disturbed = (side: string, repetition: number): [string, string] => [`${side}|t|${repetition}`, `other work used ${90 + repetition} % of ${side}'s CPU time beside the tool`]
+
+  it('names a few disturbed repetitions one by one, on the cell they fed', () => {
+    const input = { ...pairInput([100, 101, 99], [40, 41, 39]), contamination: Object.fromEntries([disturbed('host', 2), disturbed('guest', 3)]) }
+    const flag = onlyCell(input).cell.flags.find((f) => f.kind === 'contaminated')!
+    expect(flag.message).toBe(
+      "fio.read.iops of the test was disturbed: repetition 2 on host: other work used 92 % of host's CPU time beside the tool; " +
+        "repetition 3 on guest: other work used 93 % of guest's CPU time beside the tool. " +
+        flag.explanation
+    )
+  })
+
+  it('counts many, per side, with the first as an example, so the flag stays a sentence', () => {
+    const all = [1, 2, 3, 4].flatMap((r) => [disturbed('host', r), disturbed('guest', r)])
+    const input = { ...pairInput([100, 101, 99, 100], [40, 41, 39, 40]), contamination: Object.fromEntries(all.slice(0, 7)) }
+    const flag = onlyCell(input).cell.flags.find((f) => f.kind === 'contaminated')!
+    expect(flag.message).toBe(
+      "fio.read.iops of the test was disturbed: 7 of 8 repetitions (4 on host, 3 on guest), the first repetition 1 on host: " +
+        "other work used 91 % of host's CPU time beside the tool. " +
+        flag.explanation
+    )
+  })
+
+  it('raises nothing when no repetition of the cell was disturbed', () => {
+    const input = { ...pairInput([100, 101, 99], [40, 41, 39]), contamination: Object.fromEntries([['host|other-test|1', 'other work used 99 %']]) }
+    expect(kinds(onlyCell(input).cell.flags)).not.toContain('contaminated')
   })
 })

@@ -23,3 +23,10 @@ export const FLAG_TITLE: Readonly<Record<FlagKind, string>> = FLAG_TITLES
 export function flagExplanation(flag: Flag): string {
   return flag.explanation ?? ''
 }
+
+/** A flag's message without the explanation it ends with, for a list under that explanation. */
+export function flagFinding(flag: Flag): string {
+  const explanation = flag.explanation
+  if (!explanation || !flag.message.endsWith(explanation) || flag.message.length === explanation.length) return flag.message
+  return flag.message.slice(0, -explanation.length).trimEnd()
+}
