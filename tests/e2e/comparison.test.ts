@@ -97,7 +97,7 @@ describe('a comparison from the wizard to the results, in Chromium', () => {
     // the exact commands per target, from main's review
     const command = page.getByText(/dd if=\/dev\/zero/).first()
     await command.waitFor({ state: 'attached', timeout: 20_000 })
-    expect(await command.textContent()).toContain(`cd '${work}/vb-<run id>' && LC_ALL=C dd if=/dev/zero of=ddfile bs=64M count=1 oflag=direct`)
+    expect(await command.textContent()).toContain(`cd '${work}/vb-<run id>-phys' && LC_ALL=C dd if=/dev/zero of=ddfile bs=64M count=1 oflag=direct`)
     // a preset is the plan under its name: saved before preflight, which checks the plan as it is
     await page.getByRole('button', { name: 'Save as preset' }).click()
     const save = page.getByRole('dialog', { name: 'Save as preset' })
