@@ -220,7 +220,8 @@ async function prepareAgent(
 /** An agent that takes longer than this to list its keys is treated as unreachable. */
 const AGENT_ANSWER_TIMEOUT_MS = 5000
 
-function countAgentKeys(agentPath: string): Promise<number> {
+/** How many keys the agent at `agentPath` holds (it must answer within AGENT_ANSWER_TIMEOUT_MS). */
+export function countAgentKeys(agentPath: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no answer within ${AGENT_ANSWER_TIMEOUT_MS / 1000} s`)),

@@ -8,6 +8,7 @@ import {
   TARGET_NAME_MAX,
   type TargetAuth
 } from '../../shared/model/target'
+import { countAgentKeys, resolveAgent } from './auth'
 import { expandHome } from './home-path'
 
 /**
@@ -319,6 +320,10 @@ export interface ResolvedOptions {
   /** ProxyJump as written (`none` included), when it was the first of ProxyJump/ProxyCommand. */
   proxyJump?: Located<string>
   proxyCommand?: Located<string>
+  /** IdentitiesOnly yes: ssh offers only the identity files, not the agent's other keys. */
+  identitiesOnly?: Located<boolean>
+  /** IdentityAgent as written (`none` turns the agent off; `SSH_AUTH_SOCK` is the default). */
+  identityAgent?: Located<string>
   warnings: SshConfigWarning[]
 }
 
@@ -371,6 +376,12 @@ function applyOption(line: Extract<ConfigLine, { type: 'option' }>, out: Resolve
       if (out.proxyJump || out.proxyCommand) break
       out.proxyJump = { value: first, ...at }
       if (line.args.length > 1) out.warnings.push({ ...at, message: `ProxyJump takes one value (hops separated by commas, no spaces); "${line.args.slice(1).join(' ')}" is ignored` })
+      break
+    case 'identitiesonly':
+      out.identitiesOnly ??= { value: first.toLowerCase() === 'yes', ...at }
+      break
+    case 'identityagent':
+      out.identityAgent ??= { value: first, ...at }
       break
     case 'proxycommand':
       if (out.proxyCommand || (out.proxyJump && out.proxyJump.value.toLowerCase() !== 'none')) break
@@ -552,7 +563,12 @@ export async function importSshConfig(options: ImportOptions = {}): Promise<SshC
     env: options.env ?? process.env
   }
   const result = candidatesFromConfig(loaded.root, local, options.existingNames ?? [])
+  let agentKeys: Promise<number> | undefined
   for (const candidate of result.candidates) {
+    if (candidate.auth.method === 'agent') {
+      agentKeys ??= agentKeyCount(local.env)
+      await useDefaultIdentity(candidate, resolveOptions(loaded.root, candidate.name), { sshDir, agentKeys: await agentKeys }, result.warnings)
+    }
     if (candidate.auth.method !== 'key') continue
     const encrypted = await keyHasPassphrase(candidate.auth.keyPath)
     if (encrypted === undefined) {
@@ -561,6 +577,56 @@ export async function importSshConfig(options: ImportOptions = {}): Promise<SshC
     candidate.auth = { ...candidate.auth, hasPassphrase: encrypted ?? false }
   }
   return { candidates: result.candidates, warnings: [...loaded.warnings, ...result.warnings] }
+}
+
+/**
+ * The identity files ssh tries when a host names none (ssh_config(5), IdentityFile), in its order.
+ * Security-key (`_sk`) and XMSS keys are left out: VirtBench cannot sign with them.
+ */
+export const DEFAULT_IDENTITY_FILES = ['id_rsa', 'id_ecdsa', 'id_ed25519', 'id_dsa'] as const
+
+/** How many keys the agent in SSH_AUTH_SOCK holds; 0 when there is none or it does not answer. */
+async function agentKeyCount(env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const location = resolveAgent(undefined, { platform: process.platform, sshAuthSock: env.SSH_AUTH_SOCK })
+  if (!location.ok) return 0
+  return countAgentKeys(location.path).catch(() => 0)
+}
+
+/**
+ * A host without IdentityFile logs in as ssh would: with the agent's keys when an agent holds some
+ * (and neither IdentitiesOnly nor IdentityAgent none keeps them out), otherwise with the first
+ * default identity file that is a private key. Without either, it stays on the agent and says so.
+ */
+async function useDefaultIdentity(
+  candidate: SshConfigCandidate,
+  options: ResolvedOptions,
+  context: { sshDir: string; agentKeys: number },
+  warnings: SshConfigWarning[]
+): Promise<void> {
+  const identitiesOnly = options.identitiesOnly?.value === true
+  const agentOff = options.identityAgent?.value.toLowerCase() === 'none'
+  if (context.agentKeys > 0 && !identitiesOnly && !agentOff) return
+  const found: string[] = []
+  for (const name of DEFAULT_IDENTITY_FILES) {
+    const file = path.join(context.sshDir, name)
+    if ((await keyHasPassphrase(file)) !== undefined) found.push(file)
+  }
+  const first = found[0]
+  const why = identitiesOnly ? 'IdentitiesOnly is set' : agentOff ? 'IdentityAgent is none' : 'no SSH agent with keys is running'
+  if (first === undefined) {
+    warnings.push({
+      ...candidate.source,
+      message: `${candidate.name}: no IdentityFile, ${why}, and none of ${DEFAULT_IDENTITY_FILES.map((f) => `~/.ssh/${f}`).join(', ')} is a private key; imported to log in with the SSH agent (start one with your key, or choose a key file or password for it)`
+    })
+    return
+  }
+  candidate.auth = { method: 'key', keyPath: first, hasPassphrase: false }
+  if (found.length > 1) {
+    warnings.push({
+      ...candidate.source,
+      message: `${candidate.name}: no IdentityFile and ${why}: ssh would try ${found.map((f) => path.basename(f)).join(', ')} in turn; VirtBench uses the first, ${first}`
+    })
+  }
 }
 
 /** The concrete aliases of all Host lines, first occurrence first, with where they appear. */
