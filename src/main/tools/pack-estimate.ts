@@ -8,11 +8,14 @@ export interface PackEstimate {
   tests: { id: string; seconds: number }[]
 }
 
-/** How long a pack takes on one target, from each tool's own estimate times its repetitions. */
-export function estimatePack(pack: Pack, form: PackForm): PackEstimate {
+/**
+ * How long a pack takes on one target, from each tool's own estimate times its repetitions: the
+ * test's own, else `planRepetitions` (the plan's; 1 gives the time of one pass).
+ */
+export function estimatePack(pack: Pack, form: PackForm, planRepetitions = 1): PackEstimate {
   const tests = packTests(pack, form).map((test) => {
     const tool = TOOLS[test.tool]
-    const seconds = tool.estimateSeconds(tool.params.parse(test.params)) * (test.repetitions ?? 1)
+    const seconds = tool.estimateSeconds(tool.params.parse(test.params)) * (test.repetitions ?? planRepetitions)
     return { id: test.id, seconds }
   })
   return { seconds: tests.reduce((sum, t) => sum + t.seconds, 0), tests }

@@ -37,6 +37,42 @@ export interface Pack {
 export type PackForm = 'full' | 'quick'
 
 // ---------------------------------------------------------------------------------------------
+// The everyday set: one test of each kind an admin reaches for first
+
+const everydayFio = (id: string, title: string, rw: string, size: string, runtime: number): PackTest => ({
+  id,
+  title,
+  tool: 'fio',
+  params: { name: id, ioengine: 'auto', rw, bs: '4k', size, numjobs: 1, iodepth: 16, runtime, timeBased: true, direct: true }
+})
+
+const everyday: Pack = {
+  id: 'everyday',
+  name: 'Everyday quick check',
+  study: 'all five: the first test of each kind the studies ran (dd from 002, fio, iperf3 and sysbench from 001, ping from 000)',
+  description:
+    'One figure per kind, about two minutes per target at three repetitions: dd throughput (one 256 MiB O_DIRECT write) and latency (1000 x 512 B O_DIRECT writes), fio 4 KiB random read and write (iodepth 16, O_DIRECT, 5 s each), iperf3 TCP for 5 s and ping -c 10 to the peer, and sysbench CPU (primes, one thread, 5 s). The quick form is the same at 64 MiB and 3 s.',
+  tests: [
+    { id: 'dd-throughput', title: 'dd: 256 MiB O_DIRECT write', tool: 'dd', params: { mode: 'write', blockSize: '256M', count: '1', direct: true } },
+    { id: 'dd-latency', title: 'dd: 1000 x 512 B O_DIRECT writes', tool: 'dd', params: { mode: 'write', blockSize: '512', count: '1000', direct: true } },
+    everydayFio('fio-4k-randread', 'fio: 4 KiB random read, 5 s', 'randread', '256m', 5),
+    everydayFio('fio-4k-randwrite', 'fio: 4 KiB random write, 5 s', 'randwrite', '256m', 5),
+    { id: 'iperf3', title: 'iperf3: TCP for 5 s', tool: 'iperf3', params: { seconds: 5 } },
+    { id: 'ping', title: 'ping -c 10 (every 0.2 s)', tool: 'ping', params: { count: 10, intervalSeconds: 0.2 } },
+    { id: 'sysbench-cpu', title: 'sysbench CPU: primes, 1 thread, 5 s', tool: 'sysbench', params: { test: 'cpu', timeSeconds: 5 } }
+  ],
+  quick: [
+    { id: 'dd-throughput', title: 'dd: 64 MiB O_DIRECT write', tool: 'dd', params: { mode: 'write', blockSize: '64M', count: '1', direct: true } },
+    { id: 'dd-latency', title: 'dd: 200 x 512 B O_DIRECT writes', tool: 'dd', params: { mode: 'write', blockSize: '512', count: '200', direct: true } },
+    everydayFio('fio-4k-randread', 'fio: 4 KiB random read, 3 s', 'randread', '64m', 3),
+    everydayFio('fio-4k-randwrite', 'fio: 4 KiB random write, 3 s', 'randwrite', '64m', 3),
+    { id: 'iperf3', title: 'iperf3: TCP for 3 s', tool: 'iperf3', params: { seconds: 3 } },
+    { id: 'ping', title: 'ping -c 5 (every 0.2 s)', tool: 'ping', params: { count: 5, intervalSeconds: 0.2 } },
+    { id: 'sysbench-cpu', title: 'sysbench CPU: primes, 1 thread, 3 s', tool: 'sysbench', params: { test: 'cpu', timeSeconds: 3 } }
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
 // Study 001: cloud platform acceptance test
 
 const fio001 = (id: string, title: string, name: string, rw: string, bs: string, size: string, iodepth: number, endFsync: boolean): PackTest => ({
@@ -157,6 +193,7 @@ const kvmStorage: Pack = {
 }
 
 export const PACKS: Readonly<Record<PackId, Pack>> = {
+  everyday,
   'cloud-acceptance': cloudAcceptance,
   'block-dd': blockDd,
   'cluster-fio': clusterFio,

@@ -40,6 +40,13 @@ describe('packs', () => {
 
   it('runs the six fio jobs of study 001 exactly as written there', () => {
     const base = '--ioengine=posixaio'
+    // the everyday set: each kind once, the quick form at 64 MiB and 3 s
+    expect(measured('everyday', 'dd-throughput')).toContain('bs=256M count=1 oflag=direct')
+    expect(measured('everyday', 'fio-4k-randwrite')).toContain('--rw=randwrite --bs=4k --size=256m --numjobs=1 --iodepth=16 --runtime=5 --time_based --direct=1')
+    expect(measured('everyday', 'fio-4k-randread', 'quick')).toContain('--rw=randread --bs=4k --size=64m --numjobs=1 --iodepth=16 --runtime=3 --time_based --direct=1')
+    expect(measured('everyday', 'iperf3')).toBe('iperf3 -c 10.127.100.3 -t 5 -J')
+    expect(measured('everyday', 'sysbench-cpu', 'quick')).toContain('--time=3')
+    expect(measured('everyday', 'ping')).toContain('10.127.100.3')
     expect(measured('cloud-acceptance', 'fio-4k-randread')).toBe(
       `fio --output-format=json --name=random-read ${base} --rw=randread --bs=4k --size=4g --numjobs=1 --iodepth=16 --runtime=60 --time_based --direct=1 --directory=/var/tmp/vb`
     )
