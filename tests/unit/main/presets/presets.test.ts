@@ -161,7 +161,7 @@ describe('readPresetFile', () => {
     const error = await refusal(doc)
     expect(error.problems).toEqual([
       'plan.variants[0].scenario.queues: expected at least 1, found 0',
-      'plan.tests[0].pack: expected one of cloud-acceptance, block-dd, cluster-fio, seq-dd, kvm-storage, found "nope"',
+      'plan.tests[0].pack: expected one of everyday, cloud-acceptance, block-dd, cluster-fio, seq-dd, kvm-storage, found "nope"',
       'plan.tests[1].id: a test id is 1 to 64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit',
       'plan.tests[2]: expected an object, found 7',
       'plan.storage.kind: expected one of directory, device, found "raw"',
