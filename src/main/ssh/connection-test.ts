@@ -2,6 +2,7 @@ import type { DetectedOs, Target } from '../../shared/model/target'
 import type { ConnectionStage, ConnectionStageName, ConnectionTestResult } from '../../shared/targets-contract'
 import { isConnectError, type ConnectStage, type StageDetail } from './connect'
 import type { Session, SessionFacts } from './types'
+import { decideVirtualization, VIRT_FACT_NAMES, type VirtFacts } from '../../shared/virtualization'
 
 export type StageListener = (stage: ConnectionStage) => void
 
@@ -136,9 +137,20 @@ function ordered(stages: Map<ConnectionStageName, ConnectionStage>): ConnectionS
 const LINUX_PROBE = [
   'if [ -r /etc/os-release ]; then . /etc/os-release; fi',
   'printf "name=%s\\n" "${PRETTY_NAME:-$(uname -s)}"',
-  'v=$(systemd-detect-virt 2>/dev/null)',
-  'if [ -z "$v" ]; then if grep -qw hypervisor /proc/cpuinfo 2>/dev/null; then v=vm; else v=none; fi; fi',
-  'printf "virt=%s\\n" "$v"'
+  // the facts environment.sh prints, under the same names, decided by the same function
+  'if command -v systemd-detect-virt >/dev/null 2>&1; then',
+  '  printf "virt_systemd=%s\\n" "$(systemd-detect-virt --vm 2>/dev/null)"',
+  '  printf "container_systemd=%s\\n" "$(systemd-detect-virt --container 2>/dev/null)"',
+  'elif command -v virt-what >/dev/null 2>&1 && [ "$(id -u 2>/dev/null)" = 0 ]; then',
+  '  w=$(timeout 10 virt-what 2>/dev/null | tr "\\n" " ")',
+  '  printf "virt_what=%s\\n" "${w:-none}"',
+  'fi',
+  'printf "dmi_vendor=%s\\n" "$(head -n 1 /sys/class/dmi/id/sys_vendor 2>/dev/null)"',
+  'printf "dmi_product=%s\\n" "$(head -n 1 /sys/class/dmi/id/product_name 2>/dev/null)"',
+  'printf "hypervisor_type=%s\\n" "$(head -n 1 /sys/hypervisor/type 2>/dev/null)"',
+  'if [ -r /proc/cpuinfo ]; then',
+  '  if grep "^flags" /proc/cpuinfo | head -n 1 | grep -qw hypervisor; then echo cpu_hypervisor_flag=yes; else echo cpu_hypervisor_flag=no; fi',
+  'fi'
 ].join('\n')
 
 const WINDOWS_PROBE = [
@@ -157,7 +169,7 @@ async function detectOs(session: Session, facts: SessionFacts, isoNow: () => str
     if (eq > 0) values.set(line.slice(0, eq), line.slice(eq + 1).trim().slice(0, 200))
   }
   const name = values.get('name')
-  const virtualization = values.get('virt')
+  const virtualization = windows ? values.get('virt') : linuxVirtualization(values, facts.machine)
   return {
     family: windows ? 'windows' : 'linux',
     ...(name ? { name } : {}),
@@ -166,6 +178,16 @@ async function detectOs(session: Session, facts: SessionFacts, isoNow: () => str
     ...(virtualization ? { virtualization } : {}),
     detectedAt: isoNow()
   }
+}
+
+/** The Linux probe's facts decided as the environment capture decides them. */
+function linuxVirtualization(values: ReadonlyMap<string, string>, arch: string | undefined): string | undefined {
+  const facts: VirtFacts = {}
+  for (const [name, field] of Object.entries(VIRT_FACT_NAMES)) {
+    const value = values.get(name)?.trim()
+    if (value) facts[field] = value
+  }
+  return decideVirtualization(facts, arch).virtualization
 }
 
 export function describeOs(os: DetectedOs): string {

@@ -162,6 +162,11 @@ describe('virtbench targets with this computer', () => {
         'skipped sudo',
         'ok os'
       ])
+      // one detection answer everywhere: what the environment capture (and so preflight) says,
+      // systemd-detect-virt --vm, not the container it may run in
+      const vm = spawnSync('sh', ['-c', 'systemd-detect-virt --vm || true'], { encoding: 'utf8' }).stdout.trim()
+      const osLine = result.stdout.split('\n').find((l) => l.startsWith('ok') && l.includes(' os '))
+      expect(osLine, result.stdout).toMatch(new RegExp(` · ${vm === 'none' ? 'bare metal' : vm}\\b`))
       expect(run('list').stdout).toMatch(/^workstation\s+host\s+this computer\s+-\s+-\s+none\s+.*x86_64|aarch64/m)
     } finally {
       rmSync(dataDir, { recursive: true, force: true })

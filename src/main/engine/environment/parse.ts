@@ -7,6 +7,7 @@
 import type { BlockDeviceInfo, NicInfo, TargetEnvironment } from '../../../shared/model/environment'
 import { TOOL_IDS } from '../../../shared/model/tool-ids'
 import { parseDomainDisks } from './domain-xml'
+import { decideVirtualization, type VirtFacts } from '../../../shared/virtualization'
 
 /** The output format this parser reads (first line `virtbench-environment<TAB>1`). */
 export const ENVIRONMENT_FORMAT = '1'
@@ -15,56 +16,6 @@ const WHOLE = /^[0-9]{1,18}$/
 const DECIMAL = /^[0-9]{1,12}(?:\.[0-9]{1,6})?$/
 
 type Guest = NonNullable<TargetEnvironment['guests']>[string]
-
-interface VirtFacts {
-  systemd?: string
-  container?: string
-  virtWhat?: string
-  dmiVendor?: string
-  dmiProduct?: string
-  hypervisorType?: string
-  hypervisorFlag?: string
-}
-
-/**
- * The virtualization the DMI strings name, in systemd-detect-virt's words; undefined when they
- * name none (physical machines and unknown vendors alike).
- */
-export function virtualizationFromDmi(vendor = '', product = ''): string | undefined {
-  const v = vendor.toLowerCase()
-  const p = product.toLowerCase()
-  if (v.includes('qemu') || p.includes('kvm')) return p.includes('kvm') ? 'kvm' : 'qemu'
-  if (v.includes('vmware')) return 'vmware'
-  if (v.includes('microsoft') && p.includes('virtual machine')) return 'microsoft'
-  if (v.includes('xen')) return 'xen'
-  if (v.includes('innotek') || p.includes('virtualbox')) return 'oracle'
-  if (v.includes('parallels')) return 'parallels'
-  if (v.includes('bochs')) return 'bochs'
-  if (v.includes('amazon ec2')) return 'amazon'
-  if (v.includes('google') && p.includes('google compute engine')) return 'google'
-  return undefined
-}
-
-function isX86(arch: string | undefined): boolean {
-  return arch !== undefined && /^(x86_64|amd64|i[3-6]86)$/.test(arch)
-}
-
-/** systemd-detect-virt, else virt-what, else DMI, else /sys/hypervisor, else the cpu flag. */
-function resolveVirtualization(env: TargetEnvironment, f: VirtFacts): void {
-  const set = (what: string, source: string): void => {
-    env.virtualization = what
-    env.virtualizationSource = source
-  }
-  const fromDmi = virtualizationFromDmi(f.dmiVendor, f.dmiProduct)
-  if (f.systemd) set(f.systemd, 'systemd-detect-virt')
-  else if (f.virtWhat) set(f.virtWhat.split(' ')[0] ?? f.virtWhat, 'virt-what')
-  else if (fromDmi) set(fromDmi, 'dmi')
-  else if (f.hypervisorType) set(f.hypervisorType, 'sysfs')
-  // the CPUID "hypervisor" bit, which every mainstream hypervisor sets for its x86 guests
-  else if (f.hypervisorFlag === 'yes') set('vm-other', 'cpuinfo')
-  else if (f.hypervisorFlag === 'no' && isX86(env.arch)) set('none', 'cpuinfo')
-  if (f.container && f.container !== 'none') env.notes = [...(env.notes ?? []), `runs inside a ${f.container} container (systemd-detect-virt --container)`]
-}
 
 /** Steal time in % of all CPU time since boot, from the cpu line of /proc/stat. */
 export function stealPercent(statCpu: string): number | undefined {
@@ -252,7 +203,12 @@ export function parseEnvironment(stdout: string, capturedAt: string): TargetEnvi
   else if (!sawHeader) notes.push('this is not the output of environment.sh (its first line is missing): facts may be missing')
   else if (!sawEnd) notes.push('the environment script stopped before its end (interrupted, timed out or cut off): later facts are missing')
 
-  resolveVirtualization(env, virt)
+  const decided = decideVirtualization(virt, env.arch)
+  if (decided.virtualization !== undefined) {
+    env.virtualization = decided.virtualization
+    env.virtualizationSource = decided.source
+  }
+  if (decided.container) env.notes = [...(env.notes ?? []), `runs inside a ${decided.container} container (systemd-detect-virt --container)`]
   if (devices.size > 0) env.blockDevices = [...devices.values()]
   if (workDir.path !== undefined) env.workDir = { ...workDir, path: workDir.path }
   if (nics.size > 0) env.nics = [...nics.values()]

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { activeScheduler, parseEnvironment, stealPercent, virtualizationFromDmi } from '../../../../../src/main/engine/environment/parse'
+import { activeScheduler, parseEnvironment, stealPercent } from '../../../../../src/main/engine/environment/parse'
+import { virtualizationFromDmi } from '../../../../../src/shared/virtualization'
 import { environmentOutput, libvirtXml } from './fixtures'
 
 const AT = '2026-11-21T00:03:09.000Z'
