@@ -75,7 +75,8 @@ export function expandTests(plan: ComparisonPlan): RunTest[] {
       add(
         {
           id: choice.id,
-          title: choice.title ?? `${TOOLS[choice.tool].name} ${choice.id}`,
+          // a test named after its tool is titled by the tool alone ("ping", not "ping ping")
+          title: choice.title ?? (choice.id === choice.tool ? TOOLS[choice.tool].name : `${TOOLS[choice.tool].name} ${choice.id}`),
           tool: choice.tool,
           params: choice.params,
           repetitions: choice.repetitions ?? plan.repetitions,

@@ -25,9 +25,23 @@ export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boo
     return `[${index + 1}]`
   }
   const header = ['test · metric', `${comparison.baseline} (baseline)`, ...comparison.variants]
-  const body = rows.map((row) => [rowTitle(row), row.baseline ? formatValue(row.baseline.value, row.unit) : 'no result', ...row.cells.map((c) => cellText(row, c, noteOf))])
+  const parts = rows.map((row) => row.cells.map((c) => cellParts(row, c, noteOf)))
+  // a variant's cells line up part by part: the figures and percentages right-aligned, the
+  // verdicts and the note marks left-aligned after them, however many notes a cell has
+  const partWidths = comparison.variants.map((_, v) => PART_ALIGN.map((_, p) => Math.max(0, ...parts.map((r) => (r[v]?.[p] ?? '').length))))
+  const joined = (cells: string[][]): string[] =>
+    comparison.variants.map((_, v) => {
+      const cell = cells[v]
+      if (!cell) return ''
+      const widths = partWidths[v] as number[]
+      return cell
+        .map((text, p) => (PART_ALIGN[p] === 'right' ? text.padStart(widths[p] ?? 0) : text.padEnd(widths[p] ?? 0)))
+        .join(' ')
+        .trimEnd()
+    })
+  const body = rows.map((row, r) => [rowTitle(row), row.baseline ? formatValue(row.baseline.value, row.unit) : 'no result', ...joined(parts[r] ?? [])])
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
   const out = [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)]
   out.push('', ...comparison.variants.map((v, i) => `${v}: ${verdictCountsText(verdictCounts(leading, i))} (${leading === comparison.rows ? 'all figures' : 'primary figures'})`))
   for (const flag of [...comparison.baselineFlags, ...Object.values(comparison.variantFlags).flat()]) noteOf(flag)
@@ -51,18 +65,22 @@ function rowTitle(row: ComparisonRow): string {
   return `${row.testTitle} · ${row.metric}${marks}${labels.length ? ` (${labels.join(', ')})` : ''}`
 }
 
-function cellText(row: ComparisonRow, cell: VariantCell, noteOf: (f: Flag) => string): string {
+/** How each part of a variant's cell is aligned: its figure, its relative % or difference, the interval, the verdict, the note marks. */
+const PART_ALIGN = ['right', 'right', 'right', 'left', 'left'] as const
+
+function cellParts(row: ComparisonRow, cell: VariantCell, noteOf: (f: Flag) => string): string[] {
   const marks = cell.flags.filter((f) => f.kind !== 'scenario-mismatch' && f.kind !== 'same-machine').map(noteOf).join('')
-  if (!cell.stats) return `no result${marks}`
+  if (!cell.stats) return ['no result', '', '', '', marks]
   const verdict = VERDICT_WORDS[cell.verdict]
+  const value = formatValue(cell.stats.value, row.unit)
   if (row.comparison === 'difference') {
     const diff = cell.difference !== undefined ? signed(cell.difference, row) : ''
-    const ci = cell.ci95 ? ` [${signed(cell.ci95[0], row)}…${signed(cell.ci95[1], row)}]` : ''
-    return `${formatValue(cell.stats.value, row.unit)}  ${diff}${ci} ${verdict}${marks}`
+    const ci = cell.ci95 ? `[${signed(cell.ci95[0], row)}…${signed(cell.ci95[1], row)}]` : ''
+    return [value, diff, ci, verdict, marks]
   }
-  if (cell.relativePct === undefined) return `${formatValue(cell.stats.value, row.unit)}  ${verdict}${marks}`
-  const ci = cell.ci95 ? ` [${cell.ci95[0].toFixed(0)}–${cell.ci95[1].toFixed(0)}]` : ''
-  return `${formatValue(cell.stats.value, row.unit)}  ${formatPct(cell.relativePct)}${ci} ${verdict}${marks}`
+  if (cell.relativePct === undefined) return [value, '', '', verdict, marks]
+  const ci = cell.ci95 ? `[${cell.ci95[0].toFixed(0)}–${cell.ci95[1].toFixed(0)}]` : ''
+  return [value, formatPct(cell.relativePct), ci, verdict, marks]
 }
 
 function signed(value: number, row: ComparisonRow): string {

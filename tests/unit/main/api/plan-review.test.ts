@@ -104,11 +104,11 @@ describe('plans:review: the jobs of a plan that can run', () => {
     const iperf3 = TOOLS.iperf3.estimateSeconds(TOOLS.iperf3.params.parse({ seconds: 2 }))
     expect(review.jobs).toEqual([
       {
-        id: 'j0001', testId: 'dd', title: 'dd dd', tool: 'dd', repetition: 1, target: 'phys-01', seconds: dd,
+        id: 'j0001', testId: 'dd', title: 'dd', tool: 'dd', repetition: 1, target: 'phys-01', seconds: dd,
         steps: [{ on: 'phys-01', command: `cd '/root/virtbench-work/vb-${RUN_ID_PLACEHOLDER}-phys-01' && LC_ALL=C dd if=/dev/zero of=ddfile bs=1M count=4 oflag=direct`, measured: true }]
       },
       {
-        id: 'j0002', testId: 'dd', title: 'dd dd', tool: 'dd', repetition: 1, target: 'vm-01', seconds: dd,
+        id: 'j0002', testId: 'dd', title: 'dd', tool: 'dd', repetition: 1, target: 'vm-01', seconds: dd,
         steps: [{ on: 'vm-01', command: `cd '/home/ana/virtbench-work/vb-${RUN_ID_PLACEHOLDER}-vm-01' && LC_ALL=C dd if=/dev/zero of=ddfile bs=1M count=4 oflag=direct`, measured: true }]
       },
       {
