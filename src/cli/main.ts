@@ -1,3 +1,4 @@
+import { compareCommand } from './commands/compare'
 import { packsCommand } from './commands/packs'
 import { parseCommand } from './commands/parse'
 import { runCommand } from './commands/run'
@@ -8,7 +9,7 @@ import type { CliCommand, CliIo } from './io'
 import { UsageError, usageErrorText } from './usage-error'
 
 /** Every subcommand; `report` joins with the export issue. */
-export const COMMANDS: CliCommand[] = [runCommand, reportCommand, packsCommand, parseCommand, serveCommand, targetsCommand]
+export const COMMANDS: CliCommand[] = [runCommand, reportCommand, compareCommand, packsCommand, parseCommand, serveCommand, targetsCommand]
 
 export function topLevelHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

@@ -15,13 +15,14 @@ import { pdfPageCount } from '../../main/report/pdf-info'
 import { readRun, RunFileError } from '../../main/store/run-store'
 import type { CliCommand, CliIo } from '../io'
 import { UsageError } from '../usage-error'
+import { judgeRun, junitOf, reportAcceptance, REPORT_CRITERIA_FAILED_EXIT, requireCriteria } from '../acceptance'
 
 
 export const reportCommand: CliCommand = {
   name: 'report',
   summary: 'Make the PDF comparison report of a run, and its CSV and JSON exports',
   usage: `Usage: virtbench report RUN [--pdf FILE] [--csv FILE] [--json FILE]
-                        [--comparison FILE] [--overhead-csv FILE] [options]
+                        [--comparison FILE] [--overhead-csv FILE] [--junit FILE] [options]
 
 RUN is a run's folder (as written by virtbench run --out, or in the app's data
 directory) or its run.json. At least one output is needed.
@@ -35,6 +36,8 @@ directory) or its run.json. At least one output is needed.
   --comparison FILE    the comparison as JSON: one row per variant and metric with
                        baseline, value, relativePct, ciLow, ciHigh, n, verdict, flags
   --overhead-csv FILE  the same rows as CSV (the overhead table for a spreadsheet)
+  --junit FILE         the run's acceptance criteria judged, as JUnit XML (one test case
+                       per criterion; the verdicts are printed on stderr)
                        (any of --csv, --json, --comparison, --overhead-csv may be -,
                        standard output, one of them at a time)
 
@@ -48,7 +51,8 @@ Options:
   -h, --help        this help
 
 Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
-3 no browser found for --pdf (the CSV and JSON were still written).`,
+3 no browser found for --pdf (the CSV and JSON were still written);
+4 everything was written, and an acceptance criterion failed (--junit).`,
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -58,6 +62,7 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
         json: { type: 'string' },
         comparison: { type: 'string' },
         'overhead-csv': { type: 'string' },
+        junit: { type: 'string' },
         paper: { type: 'string' },
         redact: { type: 'boolean' },
         author: { type: 'string' },
@@ -68,12 +73,12 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
       allowPositionals: true
     })
     if (positionals.length !== 1) throw new UsageError('give exactly one run: its folder or its run.json')
-    const texts = [values.csv, values.json, values.comparison, values['overhead-csv']]
+    const texts = [values.csv, values.json, values.comparison, values['overhead-csv'], values.junit]
     if (!values.pdf && texts.every((t) => t === undefined)) {
-      throw new UsageError('say what to write: --pdf FILE, --csv FILE, --json FILE, --comparison FILE and/or --overhead-csv FILE')
+      throw new UsageError('say what to write: --pdf FILE, --csv FILE, --json FILE, --comparison FILE, --overhead-csv FILE and/or --junit FILE')
     }
     if (values.pdf === '-') throw new UsageError('--pdf needs a file name (a PDF is not written to standard output)')
-    if (texts.filter((t) => t === '-').length > 1) throw new UsageError('only one of --csv, --json, --comparison and --overhead-csv can go to standard output')
+    if (texts.filter((t) => t === '-').length > 1) throw new UsageError('only one of --csv, --json, --comparison, --overhead-csv and --junit can go to standard output')
     if (values.paper !== undefined && !(PAPER_SIZES as readonly string[]).includes(values.paper.toLowerCase())) {
       throw new UsageError(`--paper must be ${PAPER_SIZES.join(' or ')}, not "${values.paper}"`)
     }
@@ -100,15 +105,23 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
       return 2
     }
 
+    if (values.junit !== undefined) requireCriteria(run, `the run at ${source}`)
     const input = reportInputOf(run, options.data, { appVersion: __APP_VERSION__, now: new Date() })
     if (values.json) await output(values.json, `${JSON.stringify(input.run, null, 2)}\n`, io, 'JSON')
     if (values.csv) await output(values.csv, runCsv(input.run), io, 'CSV')
-    if (values.comparison || values['overhead-csv']) {
+    let criteriaFailed = false
+    if (values.comparison || values['overhead-csv'] || values.junit) {
       const comparison = compare(comparisonInputOf(input.run))
       if (values.comparison) await output(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, io, 'Comparison')
       if (values['overhead-csv']) await output(values['overhead-csv'], overheadCsv(comparison), io, 'Overhead CSV')
+      const acceptance = values.junit !== undefined ? judgeRun(input.run, comparison) : undefined
+      if (acceptance) {
+        await reportAcceptance(input.run, acceptance, values.junit === '-' ? undefined : values.junit, io, { ...(options.data.redact ? {} : { runDir: dir }), printTo: 'stderr' })
+        if (values.junit === '-') io.stdout(junitOf(input.run, acceptance, options.data.redact ? undefined : dir))
+        criteriaFailed = !acceptance.passed
+      }
     }
-    if (!values.pdf) return 0
+    if (!values.pdf) return criteriaFailed ? REPORT_CRITERIA_FAILED_EXIT : 0
 
     let browser: string
     try {
@@ -132,7 +145,7 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
       io.stdout(
         `PDF: ${path.resolve(values.pdf)} (${pages !== undefined ? `${pages} pages, ` : ''}${options.data.paper === 'a4' ? 'A4' : 'Letter'}, ${rendered.charts} charts, ${kib(pdf.length)}, made in ${seconds.toFixed(1)} s with ${browser})\n`
       )
-      return 0
+      return criteriaFailed ? REPORT_CRITERIA_FAILED_EXIT : 0
     } catch (error) {
       if (!(error instanceof ReportPrintError)) throw error
       io.stderr(`virtbench report: ${error.message}\n`)

@@ -16,6 +16,8 @@ import { readRun, RUN_FILE } from '../../main/store/run-store'
 import { PresetError, readPresetFile } from '../../main/presets/presets'
 import { isPackId } from '../../main/tools/packs'
 import { compare } from '../../shared/compare'
+import { comparisonExport, overheadCsv } from '../../shared/export/comparison-rows'
+import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { formatPct } from '../../shared/format'
 import { ComparisonPlanSchema, type ComparisonPlan, type ComparisonPlanInput } from '../../shared/model/plan'
 import type { Job, RunDocument, RunEvent } from '../../shared/model/run'
@@ -26,6 +28,7 @@ import { knownHostsFiles } from '../../main/ssh/host-key'
 import { decideOnTerminal } from '../host-key-prompt'
 import type { CliCommand, CliIo } from '../io'
 import { UsageError } from '../usage-error'
+import { CRITERIA_FAILED_EXIT, judgeRun, reportAcceptance, requireCriteria } from '../acceptance'
 
 const USAGE = `Usage: virtbench run <preset.json> --out DIR [options]
        virtbench run --baseline NAME=ssh://USER@HOST[:PORT] --variant NAME=ssh://USER@HOST[:PORT] [--variant ...]
@@ -68,9 +71,16 @@ Options:
   --resume DIR               continue the run in DIR (a crash, Ctrl+C, failed jobs): every job that did
                              not succeed runs again; URL targets log in with --identity or the agent
   --data-dir DIR             where targets and known hosts are kept (default: the app's folder)
+  --junit FILE               the acceptance criteria's verdict as JUnit XML, one test case per
+                             criterion (the preset must have "acceptance" criteria)
+  --comparison FILE          the comparison as JSON when the run ends (as virtbench report --comparison)
+  --overhead-csv FILE        the same rows as CSV (as virtbench report --overhead-csv)
 
-Exit status: 0 every job succeeded; 1 some failed or the run was stopped (results are kept);
-2 a usage error, or preflight found a problem (nothing ran).`
+When the plan has acceptance criteria, their verdicts are printed after the table.
+
+Exit status: 0 every job succeeded (and every acceptance criterion passed); 1 some failed or the
+run was stopped (results are kept); 2 a usage error, or preflight found a problem (nothing ran);
+3 every job succeeded but an acceptance criterion failed.`
 
 export const runCommand: CliCommand = {
   name: 'run',
@@ -98,7 +108,10 @@ export const runCommand: CliCommand = {
         'install-missing': { type: 'boolean' },
         resume: { type: 'string' },
         'reconnect-wait': { type: 'string' },
-        'data-dir': { type: 'string' }
+        'data-dir': { type: 'string' },
+        junit: { type: 'string' },
+        comparison: { type: 'string' },
+        'overhead-csv': { type: 'string' }
       },
       strict: true,
       allowPositionals: true
@@ -139,6 +152,10 @@ export const runCommand: CliCommand = {
 
     if (workDir !== undefined) plan = { ...plan, storage: { kind: 'directory', path: workDir } }
     if (!resumeDir) plan = withStatistics(plan, values)
+    if (values.junit !== undefined) requireCriteria({ plan }, resumeDir ? `the run in ${resumeDir}` : 'the plan')
+    for (const [option, file] of [['--junit', values.junit], ['--comparison', values.comparison], ['--overhead-csv', values['overhead-csv']]] as const) {
+      if (file === '-') throw new UsageError(`${option} needs a file name: standard output carries the progress and the table`)
+    }
     const listTargets = (): Target[] => inventory
     const env = new EnvSecretStore(listTargets, io.env)
     const secrets = io.terminal ? new SecretStoreChain([env, new PromptSecretStore(listTargets, io.terminal.input, io.terminal.output)]) : env
@@ -182,9 +199,12 @@ export const runCommand: CliCommand = {
         io.stderr(`virtbench: ${run.error}\n`)
       }
       io.stdout(`Run document: ${runFile}\n`)
+      const unjudged = judgeRun(run, compare(comparisonInputOf(run)))
+      if (unjudged && values.junit !== undefined) await reportAcceptance(run, unjudged, values.junit, io, { runDir: outDir })
       return blocking.length > 0 ? 2 : 1
     }
-    io.stdout(`\n${comparisonTable(compare(comparisonInputOf(run)), { allMetrics: values['all-metrics'] === true })}`)
+    const comparison = compare(comparisonInputOf(run))
+    io.stdout(`\n${comparisonTable(comparison, { allMetrics: values['all-metrics'] === true })}`)
     const adaptive = run.tests.flatMap((t) => (t.adaptive ? [t.adaptive.message] : []))
     if (adaptive.length > 0) io.stdout(`\nAdaptive repetitions\n${adaptive.map((m) => `- ${m}`).join('\n')}\n`)
     const matrices = networkMatrices(run)
@@ -193,9 +213,21 @@ export const runCommand: CliCommand = {
     if (together.length > 0) io.stdout(`\nSimultaneous clients\n${simultaneousText(together)}`)
     const failed = run.jobs.filter((j) => j.status === 'failed')
     for (const job of failed) io.stdout(`failed: ${job.id} ${job.title} on ${job.side} (repetition ${job.repetition}): ${job.error ?? 'no reason'}\n`)
+    if (values.comparison) await writeExport(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, 'Comparison', io)
+    if (values['overhead-csv']) await writeExport(values['overhead-csv'], overheadCsv(comparison), 'Overhead CSV', io)
+    const acceptance = judgeRun(run, comparison)
+    if (acceptance) await reportAcceptance(run, acceptance, values.junit, io, { runDir: outDir })
     io.stdout(`\nRun ${status}: ${run.jobs.filter((j) => j.status === 'succeeded').length} of ${run.jobs.length} jobs succeeded.\nRun document: ${runFile}\n`)
-    return status === 'completed' && !stopping ? 0 : 1
+    if (status !== 'completed' || stopping) return 1
+    return acceptance && !acceptance.passed ? CRITERIA_FAILED_EXIT : 0
   }
+}
+
+/** An export for a pipeline, written atomically, readable as any file the user writes. */
+async function writeExport(file: string, text: string, what: string, io: CliIo): Promise<void> {
+  const target = path.resolve(file)
+  await writeFileAtomic(target, text, { fileMode: 0o666 })
+  io.stderr(`${what}: ${target}\n`)
 }
 
 async function checkOutDir(dir: string): Promise<void> {

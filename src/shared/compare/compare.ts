@@ -14,7 +14,7 @@ import {
   scenarioMismatchFlag
 } from './flags'
 import { type SampleGroup, groupSamples, pairedValuesOf, valuesOf } from './group-samples'
-import { CONFIDENCE_LEVEL_PCT, differenceInterval, pairedDifferenceInterval, pairedRatioInterval, ratioInterval } from './interval'
+import { CONFIDENCE_LEVEL_PCT, differenceEstimate, differenceInterval, pairedDifferenceInterval, pairedRatioInterval, ratioEstimate, ratioInterval } from './interval'
 import { overheadPct, relativePct } from './relative'
 import { seriesStats } from './stats'
 import { DEFAULT_MARGIN_PCT, decideVerdict } from './verdict'
@@ -96,6 +96,9 @@ function cellOf(
           : differenceInterval(baselineValues, stats.values, CONFIDENCE_LEVEL_PCT, cell.difference)
     }
     if (interval) cell.ci95 = interval
+    const estimate =
+      row.comparison === 'ratio' ? ratioEstimate(baselineValues, stats.values, row.better, pairs) : differenceEstimate(baselineValues, stats.values, pairs)
+    if (interval && estimate) cell.estimate = estimate
   }
   const identical = stats !== undefined && baselineStats !== undefined && [...baselineValues, ...stats.values].every((v) => v === baselineValues[0])
   const outcome = decideVerdict({

@@ -35,31 +35,80 @@ function moments(values: readonly number[]): Moments {
   return { n, mean, variance }
 }
 
-/** Welch's interval of mean(b) - mean(a); undefined with fewer than two values on a side. */
-function welch(a: readonly number[], b: readonly number[], confidencePct: number): [number, number] | undefined {
+/**
+ * What an interval stands on: a mean (of log ratios oriented as relative %, or of differences,
+ * variant - baseline), its standard error and degrees of freedom. Two runs' estimates combine
+ * (a release comparison: their standard errors add in quadrature, Welch-Satterthwaite for df).
+ */
+export interface Estimate {
+  mean: number
+  se: number
+  df: number
+}
+
+/** Welch's estimate of mean(b) - mean(a); undefined with fewer than two values on a side. */
+function welchEstimate(a: readonly number[], b: readonly number[]): Estimate | undefined {
   if (a.length < 2 || b.length < 2) return undefined
   const x = moments(a)
   const y = moments(b)
-  const d = y.mean - x.mean
   const vx = x.variance / x.n
   const vy = y.variance / y.n
   const se = Math.sqrt(vx + vy)
   if (!Number.isFinite(se)) return undefined
-  if (se === 0) return [d, d]
-  const df = (vx + vy) ** 2 / ((vx * vx) / (x.n - 1) + (vy * vy) / (y.n - 1))
-  const t = studentTQuantile(1 - (1 - confidencePct / 100) / 2, df)
-  return [d - t * se, d + t * se]
+  const df = se === 0 ? x.n + y.n - 2 : (vx + vy) ** 2 / ((vx * vx) / (x.n - 1) + (vy * vy) / (y.n - 1))
+  return { mean: y.mean - x.mean, se, df }
+}
+
+/** Student's t estimate of the mean of `d` (paired differences); undefined with fewer than two. */
+function pairedEstimate(d: readonly number[]): Estimate | undefined {
+  if (d.length < 2) return undefined
+  const m = moments(d)
+  const se = Math.sqrt(m.variance / m.n)
+  return Number.isFinite(se) ? { mean: m.mean, se, df: m.n - 1 } : undefined
+}
+
+/** The two-sided t interval of an estimate. */
+export function estimateInterval(e: Estimate, confidencePct = CONFIDENCE_LEVEL_PCT): [number, number] {
+  if (e.se === 0) return [e.mean, e.mean]
+  const t = studentTQuantile(1 - (1 - confidencePct / 100) / 2, e.df)
+  return [e.mean - t * e.se, e.mean + t * e.se]
+}
+
+/** Welch's interval of mean(b) - mean(a); undefined with fewer than two values on a side. */
+function welch(a: readonly number[], b: readonly number[], confidencePct: number): [number, number] | undefined {
+  const e = welchEstimate(a, b)
+  return e && estimateInterval(e, confidencePct)
 }
 
 /** Student's t interval of the mean of `d` (paired differences); undefined with fewer than two. */
 function pairedT(d: readonly number[], confidencePct: number): [number, number] | undefined {
-  if (d.length < 2) return undefined
-  const m = moments(d)
-  const se = Math.sqrt(m.variance / m.n)
-  if (!Number.isFinite(se)) return undefined
-  if (se === 0) return [m.mean, m.mean]
-  const t = studentTQuantile(1 - (1 - confidencePct / 100) / 2, m.n - 1)
-  return [m.mean - t * se, m.mean + t * se]
+  const e = pairedEstimate(d)
+  return e && estimateInterval(e, confidencePct)
+}
+
+function logRatios(pairs: readonly [number, number][], better: Better): number[] {
+  return pairs.map(([b, v]) => (better === 'higher' ? Math.log(v) - Math.log(b) : Math.log(b) - Math.log(v)))
+}
+
+/**
+ * The estimate a ratio's interval stands on, on the log scale and oriented as relative % (a mean
+ * of 0 is 100 %): pair by pair when `pairs` are given, else Welch's of the sides' log means.
+ * Undefined where ratioInterval / pairedRatioInterval give no interval.
+ */
+export function ratioEstimate(baseline: readonly number[], variant: readonly number[], better: Better, pairs?: readonly [number, number][]): Estimate | undefined {
+  if (pairs) {
+    if (pairs.length < 2 || !pairs.flat().every((v) => Number.isFinite(v) && v > 0)) return undefined
+    return pairedEstimate(logRatios(pairs, better))
+  }
+  if (![...baseline, ...variant].every((v) => Number.isFinite(v) && v > 0)) return undefined
+  const e = welchEstimate(baseline.map(Math.log), variant.map(Math.log))
+  return e && (better === 'higher' ? e : { ...e, mean: -e.mean })
+}
+
+/** The estimate a difference's interval stands on (variant - baseline, in the unit): pair by pair when `pairs` are given. */
+export function differenceEstimate(baseline: readonly number[], variant: readonly number[], pairs?: readonly [number, number][]): Estimate | undefined {
+  if (pairs) return pairs.flat().every(Number.isFinite) ? pairedEstimate(pairs.map(([b, v]) => v - b)) : undefined
+  return [...baseline, ...variant].every(Number.isFinite) ? welchEstimate(baseline, variant) : undefined
 }
 
 /**
@@ -70,7 +119,7 @@ function pairedT(d: readonly number[], confidencePct: number): [number, number] 
  */
 export function pairedRatioInterval(pairs: readonly [number, number][], better: Better, confidencePct = CONFIDENCE_LEVEL_PCT, center?: number): [number, number] | undefined {
   if (pairs.length < 2 || !pairs.flat().every((v) => Number.isFinite(v) && v > 0)) return undefined
-  const logs = pairedT(pairs.map(([b, v]) => (better === 'higher' ? Math.log(v) - Math.log(b) : Math.log(b) - Math.log(v))), confidencePct)
+  const logs = pairedT(logRatios(pairs, better), confidencePct)
   if (!logs) return undefined
   const natural: [number, number] = [100 * Math.exp(logs[0]), 100 * Math.exp(logs[1])]
   if (center !== undefined && center > 0) {

@@ -59,6 +59,12 @@ export interface VariantCell {
    * the difference (difference rows), when both sides have 2+ values.
    */
   ci95?: [number, number]
+  /**
+   * What the interval stands on: the mean of the log ratios (ratio rows, oriented as relative %: 0
+   * is 100 %) or of the differences, its standard error and degrees of freedom (pair by pair, or
+   * Welch's). A release comparison combines two runs' estimates (src/shared/compare/release.ts).
+   */
+  estimate?: { mean: number; se: number; df: number }
   verdict: Verdict
   /** Why the verdict is what it is, in words (the interval and the margin). */
   verdictReason: string

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AcceptanceSchema } from './criteria'
 import { ScenarioSchema } from './scenario'
 import { AGGREGATES, PACK_IDS, TOOL_IDS } from './tool-ids'
 
@@ -155,7 +156,8 @@ export const ComparisonPlanSchema = z
       .default(3)
       .describe('A result is "same" as the baseline when its whole 95 % interval lies within 100 % ± this many points'),
     precision: PrecisionSchema.optional().describe('Add repetitions until each primary figure is this precise (adaptive repetitions)'),
-    warmup: z.boolean().default(false).describe('Run each test once on each target before measuring; kept in the run, never counted')
+    warmup: z.boolean().default(false).describe('Run each test once on each target before measuring; kept in the run, never counted'),
+    acceptance: AcceptanceSchema.optional().describe('Acceptance criteria: what the run must show to pass (virtbench run exits 3 when one fails; docs/presets.md)')
   })
   .superRefine((plan, ctx) => {
     const seen = new Map<string, string>()

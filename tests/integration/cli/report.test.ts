@@ -244,7 +244,7 @@ describe('virtbench report', () => {
 
     const nothing = await cli(['report', runDir])
     expect(nothing.status).toBe(2)
-    expect(nothing.stderr).toContain('say what to write: --pdf FILE, --csv FILE, --json FILE, --comparison FILE and/or --overhead-csv FILE')
+    expect(nothing.stderr).toContain('say what to write: --pdf FILE, --csv FILE, --json FILE, --comparison FILE, --overhead-csv FILE and/or --junit FILE')
 
     const empty = path.join(dir, 'empty')
     mkdirSync(empty)

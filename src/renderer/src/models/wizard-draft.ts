@@ -1,3 +1,4 @@
+import type { AcceptanceInput } from '../../../shared/model/criteria'
 import { formatAbout } from '../../../shared/format'
 import type { CatalogPack, CatalogTest, PlanIssue } from '../../../shared/catalog-contract'
 import { DEFAULT_WORK_DIR, ComparisonPlanSchema, type ComparisonPlanInput, type CustomTest, type PackChoice } from '../../../shared/model/plan'
@@ -62,6 +63,8 @@ export interface WizardDraft {
   schedule: { order: 'grouped' | 'interleaved'; parallelTargets: boolean }
   /** Verdicts and repetitions, as typed: the equivalence margin, adaptive repetitions (empty precision: off), a warm-up run. */
   statistics: { margin: string; precision: string; maxRepetitions: string; budget: string; warmup: boolean }
+  /** The plan's acceptance criteria (docs/presets.md#acceptance-criteria), kept as the preset has them; undefined: none. */
+  acceptance?: AcceptanceInput
 }
 
 export const DEFAULT_MARGIN = '3'
@@ -147,7 +150,8 @@ export function planOfDraft(draft: WizardDraft): ComparisonPlanInput {
     storage,
     network: { ...(draft.network.peer ? { peer: draft.network.peer } : {}), matrix: draft.network.matrix, simultaneous: draft.network.simultaneous },
     schedule: { ...draft.schedule },
-    ...statisticsOfDraft(draft.statistics)
+    ...statisticsOfDraft(draft.statistics),
+    ...(draft.acceptance ? { acceptance: draft.acceptance } : {})
   }
 }
 
@@ -210,7 +214,8 @@ export function draftOfPlan(plan: ComparisonPlanInput): WizardDraft {
       maxRepetitions: String(plan.precision?.maxRepetitions ?? DEFAULT_MAX_REPETITIONS),
       budget: plan.precision?.budgetSeconds !== undefined ? String(plan.precision.budgetSeconds) : '',
       warmup: plan.warmup ?? false
-    }
+    },
+    ...(plan.acceptance ? { acceptance: plan.acceptance } : {})
   }
 }
 

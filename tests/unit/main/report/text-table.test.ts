@@ -30,10 +30,10 @@ describe('the overhead table in a terminal', () => {
     const cells = leadingRows(c).map((r) => r.cells[0]!)
     const [two, one] = cells
     two!.flags = [
-      { kind: 'noisy', severity: 'warning', message: 'first note' },
-      { kind: 'disturbed', severity: 'warning', message: 'second note' }
+      { kind: 'noisy', message: 'first note' },
+      { kind: 'contaminated', message: 'second note' }
     ]
-    one!.flags = [{ kind: 'noisy', severity: 'warning', message: 'first note' }]
+    one!.flags = [{ kind: 'noisy', message: 'first note' }]
     for (const cell of cells.slice(2)) cell.flags = []
     const table = comparisonTable(c)
     const body = bodyOf(table)
