@@ -50,7 +50,7 @@ describe('the app shell in Chromium, against virtbench serve', () => {
     // the study presets are there on first start (their parameters are settings, not results)
     await nav.getByRole('button', { name: 'Presets' }).click()
     await page.getByText('Study preset', { exact: true }).first().waitFor()
-    expect(await page.getByText('Study preset', { exact: true }).count()).toBe(5)
+    expect(await page.getByText('Study preset', { exact: true }).count()).toBe(6)
     await nav.getByRole('button', { name: 'Targets' }).click()
     await session.screenshot('app-shell-targets-empty')
   })
