@@ -4,6 +4,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { performance } from 'node:perf_hooks'
 import type { Readable, Writable } from 'node:stream'
 import { contentSecurityPolicy } from '../../shared/csp'
 import { PAPER_MM, REPORT_GLOBAL, type ReportInput, type ReportRendered } from '../../shared/report'
@@ -27,6 +28,19 @@ export class ReportPrintError extends Error {
 export interface PrintResult {
   pdf: Buffer
   rendered: ReportRendered
+  /** Where the time went, in milliseconds (npm run bench:report prints them); the app's window does not say. */
+  timings?: PrintTimings
+}
+
+export interface PrintTimings {
+  /** From spawning the browser to a page attached to the DevTools pipe. */
+  browser: number
+  /** Loading report.html and its scripts, styles and fonts. */
+  load: number
+  /** Drawing the run (React, the charts) until the page is still and its fonts are loaded. */
+  render: number
+  /** Page.printToPDF: layout into pages and the PDF itself. */
+  print: number
 }
 
 interface Pending {
@@ -185,6 +199,7 @@ export async function printWithChromium(options: {
   const timeoutMs = options.timeoutMs ?? 120_000
   const profile = mkdtempSync(path.join(os.tmpdir(), 'virtbench-report-'))
   const site = await serveRenderer(options.rendererDir)
+  const spawned = performance.now()
   const child = spawn(options.browser, browserArgs(profile, process.getuid?.() === 0), { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (c: Buffer) => {
@@ -202,7 +217,7 @@ export async function printWithChromium(options: {
   })
   started.catch(() => undefined)
   try {
-    return await withTimeout(Promise.race([print(connection, site.url, options.input), started]), timeoutMs, 'Printing the report')
+    return await withTimeout(Promise.race([print(connection, site.url, options.input, spawned), started]), timeoutMs, 'Printing the report')
   } finally {
     await stopBrowser(child, connection).catch(() => undefined)
     await site.close()
@@ -210,15 +225,17 @@ export async function printWithChromium(options: {
   }
 }
 
-async function print(connection: PipeConnection, url: string, input: ReportInput): Promise<PrintResult> {
+async function print(connection: PipeConnection, url: string, input: ReportInput, spawned: number): Promise<PrintResult> {
   const { targetId } = (await connection.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }
   const { sessionId } = (await connection.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string }
   await connection.send('Page.enable', {}, sessionId)
   await connection.send('Runtime.enable', {}, sessionId)
+  const attached = performance.now()
   const loaded = connection.once('Page.loadEventFired', sessionId)
   const nav = (await connection.send('Page.navigate', { url }, sessionId)) as { errorText?: string }
   if (nav.errorText) throw new ReportPrintError(`The report page did not load (${nav.errorText}).`)
   await loaded
+  const load = performance.now()
   const evaluated = (await connection.send(
     'Runtime.evaluate',
     { expression: `window.${REPORT_GLOBAL}.render(${JSON.stringify(input)})`, awaitPromise: true, returnByValue: true },
@@ -230,6 +247,7 @@ async function print(connection: PipeConnection, url: string, input: ReportInput
   }
   const rendered = evaluated.result?.value
   if (!rendered) throw new ReportPrintError('The report page did not say it had drawn the run.')
+  const drawn = performance.now()
   const paper = PAPER_MM[input.options.paper]
   const { data } = (await connection.send(
     'Page.printToPDF',
@@ -244,5 +262,10 @@ async function print(connection: PipeConnection, url: string, input: ReportInput
     },
     sessionId
   )) as { data: string }
-  return { pdf: Buffer.from(data, 'base64'), rendered }
+  const printed = performance.now()
+  return {
+    pdf: Buffer.from(data, 'base64'),
+    rendered,
+    timings: { browser: attached - spawned, load: load - attached, render: drawn - load, print: printed - drawn }
+  }
 }

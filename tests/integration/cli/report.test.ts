@@ -92,7 +92,8 @@ describe('virtbench report', () => {
     const info = pdfinfo(pdf)
     expect(info['Page size']).toMatch(/^594\.96 x 841\.92 pts \(A4\)/)
     const pages = Number(info.Pages)
-    expect(pages).toBeGreaterThanOrEqual(6)
+    // the answer, the figures of each category, the environment and the method; no page per test since issue 18
+    expect(pages).toBeGreaterThanOrEqual(3)
     expect(result.stdout).toMatch(new RegExp(`^PDF: ${pdf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(${pages} pages, A4, \\d+ charts, \\d+ KiB, made in \\d+\\.\\d s with /`, 'm'))
 
     const text = pdftotext(pdf)
@@ -168,9 +169,11 @@ describe('virtbench report', () => {
     const pdf = path.join(dir, 'loopback.pdf')
     expect((await cli(['report', FIXTURE, '--pdf', pdf])).status).toBe(0)
     const text = pdftotext(pdf)
-    expect(text).toContain('Network between machines')
-    expect(text).toContain('Network matrix')
-    expect(text).toContain('Host monitor: guest-visible and host-visible I/O')
+    // two machines: the matrix is two figures a metric, a table; the host monitor kept one average per job, figures in a
+    // table (a chart of one bar had nothing to draw)
+    expect(text).toContain('Network matrix: each machine to the other')
+    expect(text).toContain('Disk activity during the jobs (host monitor')
+    expect(text).not.toContain('Host monitor: guest-visible and host-visible I/O')
     expect(text).toContain('Relative to the baseline')
     expect(text).toContain('Latency')
     for (const section of ['Storage', 'Network', 'Memory']) expect(text).toMatch(new RegExp(`^\\s*${section}\\s*$`, 'm'))

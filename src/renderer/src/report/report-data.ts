@@ -1,22 +1,18 @@
 import type { Comparison, ComparisonRow, Flag } from '../../../shared/model/comparison'
-import type { RunDocument, RunTest } from '../../../shared/model/run'
+import { VERDICTS } from '../../../shared/model/comparison'
+import type { DiskActivity, Job, RunDocument, RunTest } from '../../../shared/model/run'
+import { median } from '../../../shared/compare/stats'
 import type { MetricCategory } from '../../../shared/model/sample'
-import { leadingRows } from '../../../shared/compare/summary'
-import { latencyData } from '../features/charts/latency'
-import { monitorJobs } from '../features/charts/monitor'
-import { relativeViews } from '../features/charts/relative'
-import { defaultChoice, metricChoices } from '../features/charts/rows'
+import { leadingRows, VERDICT_WORDS, verdictCounts, type VerdictCounts } from '../../../shared/compare/summary'
+import { defaultMeasure, monitorJobs, monitorSources, monitorView } from '../features/charts/monitor'
+import { relativeData, relativeViews } from '../features/charts/relative'
 import { iozoneChoices } from '../features/charts/iozone'
+import type { MatrixGrid } from '../features/charts/network-matrix'
 
 /**
  * What the PDF report shows, decided from the run and its comparison: pure functions, so the
  * choices (which charts, which rows, which commands) are tested without drawing anything.
  */
-
-/** The comparison of one test: its rows only, the variants' own flags kept. */
-export function testComparison(comparison: Comparison, testId: string): Comparison {
-  return { ...comparison, rows: comparison.rows.filter((r) => r.testId === testId) }
-}
 
 export const CATEGORY_ORDER: readonly MetricCategory[] = ['storage', 'network', 'cpu', 'memory']
 export const CATEGORY_TITLE: Record<MetricCategory, string> = { storage: 'Storage', network: 'Network', cpu: 'CPU', memory: 'Memory' }
@@ -30,6 +26,108 @@ export function headlineByCategory(comparison: Comparison): { category: MetricCa
     if (rows.length > 0) out.push({ category, rows })
   }
   return out
+}
+
+/** The rows of a category, or of none ("other": a hand-made run's metrics without a category). */
+export type ReportCategory = MetricCategory | 'other'
+export const REPORT_CATEGORY_TITLE: Record<ReportCategory, string> = { ...CATEGORY_TITLE, other: 'Other figures' }
+
+/** One page of the report per category: its rows (every figure, not only the primary ones) and the tests they come from. */
+export interface CategoryPart {
+  category: ReportCategory
+  /** The comparison restricted to the category's rows (the variants' own flags kept). */
+  comparison: Comparison
+  /** The tests with a row in the category, in the plan's order. */
+  tests: RunTest[]
+}
+
+/** The report's category pages, in category order; a test whose figures span categories appears in each. */
+export function categoryParts(run: RunDocument, comparison: Comparison): CategoryPart[] {
+  const out: CategoryPart[] = []
+  for (const category of [...CATEGORY_ORDER, 'other' as const]) {
+    const rows = comparison.rows.filter((r) => (r.category ?? 'other') === category)
+    if (rows.length === 0) continue
+    const ids = new Set(rows.map((r) => r.testId))
+    out.push({ category, comparison: { ...comparison, rows }, tests: run.tests.filter((t) => ids.has(t.id)) })
+  }
+  return out
+}
+
+/** "2 slower · 1 can't tell": the non-zero counts in the verdicts' order, in VERDICT_WORDS; empty when nothing was compared. */
+export function verdictWordsText(counts: VerdictCounts): string {
+  return VERDICTS.filter((v) => counts[v] > 0)
+    .map((v) => `${counts[v]} ${VERDICT_WORDS[v]}`)
+    .join(' · ')
+}
+
+/** Per variant and headline category, how many primary figures got each verdict (the first page's answer). */
+export function verdictTable(comparison: Comparison): { categories: MetricCategory[]; variants: { variant: string; total: VerdictCounts; byCategory: (VerdictCounts | undefined)[] }[] } {
+  const headline = headlineByCategory(comparison)
+  const all = headline.flatMap((h) => h.rows)
+  return {
+    categories: headline.map((h) => h.category),
+    variants: comparison.variants.map((variant, i) => ({
+      variant,
+      total: verdictCounts(all, i),
+      byCategory: headline.map((h) => (h.rows.some((r) => r.cells[i]) ? verdictCounts(h.rows, i) : undefined))
+    }))
+  }
+}
+
+/** A chart draws something worth a place on paper: two points or more, not all of them zero. */
+export function worthDrawing(values: readonly number[]): boolean {
+  return values.length >= 2 && values.some((v) => v !== 0)
+}
+
+/** The relative-% views of a category page that have something to draw (two bars or more, not all zero), with their bar counts. */
+export function drawnRelativeViews(comparison: Comparison): { key: string; bars: number }[] {
+  const views = relativeViews(comparison)
+  return relativeViewKeys(comparison).flatMap((key) => {
+    const view = views.find((v) => v.key === key)
+    const items = view ? relativeData(comparison, view).items : []
+    return worthDrawing(items.map((i) => i.pct)) ? [{ key, bars: items.length }] : []
+  })
+}
+
+/** A job's host monitor chart has something to draw: a series of two seconds or more, or two sources side by side; not all zero. */
+export function monitorWorthDrawing(run: RunDocument, job: Job): boolean {
+  const sources = monitorSources(run, job)
+  if (sources.length === 0) return false
+  const measure = defaultMeasure(sources)
+  const view = monitorView(sources, measure)
+  if (view.mode === 'series') {
+    const values = view.rows.flatMap((row) => sources.map((s) => row[s.key]).filter((v): v is number => v !== undefined))
+    return view.rows.length >= 2 && values.some((v) => v !== 0)
+  }
+  return worthDrawing(view.bars.map((b) => b.value))
+}
+
+/** A line of the raw-output index: one test on one target, its jobs and the files their measured steps wrote. */
+export interface RawOutputEntry {
+  test: string
+  target: string
+  jobs: number
+  failed: number
+  /** Files relative to the run's folder, in job order: the measured step's stdout (and stderr when it said something). */
+  files: string[]
+}
+
+/** Where the raw output of every measured step is kept, per test and target, in the run's order. */
+export function rawOutputIndex(run: RunDocument): RawOutputEntry[] {
+  const entries = new Map<string, RawOutputEntry>()
+  for (const job of run.jobs) {
+    if (job.kind === 'warmup') continue
+    const key = `${job.testId}\u0000${job.side}`
+    let entry = entries.get(key)
+    if (!entry) entries.set(key, (entry = { test: job.title, target: job.side, jobs: 0, failed: 0, files: [] }))
+    entry.jobs++
+    if (job.status === 'failed') entry.failed++
+    for (const step of job.steps) {
+      if (!step.measured) continue
+      if (step.stdoutFile) entry.files.push(step.stdoutFile)
+    }
+  }
+  return [...entries.values()]
 }
 
 /** A flag and where it was raised: a variant as a whole, or one figure of one variant. */
@@ -106,31 +204,21 @@ export function relativeViewKeys(comparison: Comparison): string[] {
  */
 export const RELATIVE_CHARTS_PER_TEST = 2
 
-/** The metrics drawn as side-by-side bars: its primary metrics (four with few variants, one with many), else its first. */
-export function barMetricKeys(comparison: Comparison): string[] {
-  const choices = metricChoices(comparison)
-  const headline = choices.filter((c) => c.headline).map((c) => c.key)
-  const keys = headline.length > 0 ? headline : [defaultChoice(choices)].filter((k): k is string => k !== undefined)
-  return keys.slice(0, comparison.variants.length <= 4 ? 4 : 1)
-}
-
-export function hasLatency(comparison: Comparison): boolean {
-  return latencyData(comparison).groups.length > 0
-}
-
-/** At most this many host-monitor charts per test (one per target, first repetition; guests seen from their host first). */
-export const MONITOR_CHARTS_PER_TEST = 3
-
-/** The monitored jobs of a test drawn in the report: the first repetition on each target. */
-export function monitorJobIds(run: RunDocument, testId: string): { ids: string[]; more: number } {
+/** The monitored jobs of some tests that have something to draw, one per target (its first repetition), guests seen from their host first. */
+export function monitorJobIds(run: RunDocument, testIds: ReadonlySet<string>, drawable: (job: Job) => boolean): string[] {
   const seen = new Set<string>()
+  const choices = monitorJobs(run).filter((c) => testIds.has(c.job.testId) && drawable(c.job))
+  // a guest's job seen from its physical host too first: that is the comparison the monitor exists for
+  const hostSeen = (c: (typeof choices)[number]): number => (c.job.monitor!.some((m) => m.target.toLowerCase() !== c.job.target.toLowerCase()) ? 0 : 1)
+  const ordered = [...choices].sort((a, b) => hostSeen(a) - hostSeen(b))
   const ids: string[] = []
-  for (const choice of monitorJobs(run)) {
-    if (choice.job.testId !== testId || seen.has(choice.job.target)) continue
-    seen.add(choice.job.target)
+  for (const choice of ordered) {
+    const key = `${choice.job.testId}\u0000${choice.job.target}`
+    if (seen.has(key)) continue
+    seen.add(key)
     ids.push(choice.key)
   }
-  return { ids: ids.slice(0, MONITOR_CHARTS_PER_TEST), more: Math.max(0, ids.length - MONITOR_CHARTS_PER_TEST) }
+  return ids
 }
 
 /** The iozone heatmaps of a test: its primary sub-tests (write and read), else the first, on each target. */
@@ -148,50 +236,69 @@ export function paramsText(test: Pick<RunTest, 'params'>): string[] {
   return Object.entries(test.params).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
 }
 
-/** One command as run on a target, with the jobs that ran it. */
+/** One command as run, with the jobs and the targets that ran it. */
 export interface CommandUse {
   command: string
   /** "measured", "server" (a peer's iperf3 -s), or the step id. */
   step: string
   tests: string[]
+  /** The targets' labels, in the run's order. */
+  targets: string[]
+  /** How many times it ran, on all those targets together. */
   times: number
 }
 
-/** The exact commands run on each target, each distinct command once, in the order first run. */
-export function commandsByTarget(run: RunDocument): { target: string; label: string; commands: CommandUse[] }[] {
-  const byTarget = new Map<string, Map<string, CommandUse>>()
+/**
+ * The exact commands of the run, each distinct command once with the targets that ran it (a
+ * command that differs only by a target's work directory is two commands), in the order first run.
+ */
+export function commandList(run: RunDocument): CommandUse[] {
+  const labelOf = (name: string): string => run.targets.find((t) => t.name === name)?.label ?? name
+  const order = run.targets.map((t) => t.label)
+  const commands = new Map<string, CommandUse>()
   for (const job of run.jobs) {
     for (const step of job.steps) {
-      let commands = byTarget.get(step.on)
-      if (!commands) byTarget.set(step.on, (commands = new Map()))
-      const use = commands.get(step.command)
-      if (use) {
-        use.times++
-        if (!use.tests.includes(job.title)) use.tests.push(job.title)
-      } else {
-        commands.set(step.command, { command: step.command, step: step.measured ? 'measured' : step.id, tests: [job.title], times: 1 })
-      }
+      const target = labelOf(step.on)
+      const key = `${step.measured ? 'measured' : step.id}\u0000${step.command}`
+      let use = commands.get(key)
+      if (!use) commands.set(key, (use = { command: step.command, step: step.measured ? 'measured' : step.id, tests: [], targets: [], times: 0 }))
+      use.times++
+      if (!use.tests.includes(job.title)) use.tests.push(job.title)
+      if (!use.targets.includes(target)) use.targets.push(target)
     }
   }
-  const order = [...run.targets.map((t) => t.name), ...byTarget.keys()]
-  return [...new Set(order)]
-    .filter((name) => byTarget.has(name))
-    .map((name) => ({
-      target: name,
-      label: run.targets.find((t) => t.name === name)?.label ?? name,
-      commands: [...byTarget.get(name)!.values()]
-    }))
+  const rank = (label: string): number => (order.includes(label) ? order.indexOf(label) : order.length)
+  return [...commands.values()].map((c) => ({ ...c, targets: [...c.targets].sort((a, b) => rank(a) - rank(b)) }))
 }
 
-/** The warnings and errors of a test's jobs, each once, with the targets they came from. */
-export function testNotes(run: RunDocument, testId: string): { text: string; sides: string[]; kind: 'warning' | 'error' }[] {
-  const notes = new Map<string, { text: string; sides: string[]; kind: 'warning' | 'error' }>()
+/** A job's note with its figures taken out: warnings that differ only by a measured number are one note. */
+function noteShape(text: string): string {
+  return text.replace(/\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi, '#')
+}
+
+/** A warning or failure of a test's jobs: said once, with the targets it came from and how many jobs said it. */
+export interface TestNote {
+  /** The first job's wording (its figures are that job's). */
+  text: string
+  sides: string[]
+  kind: 'warning' | 'error'
+  /** Jobs that said it (or the same with other figures). */
+  jobs: number
+  /** Other jobs said it with other figures. */
+  varies: boolean
+}
+
+/** The warnings and errors of a test's jobs, each once (the same sentence with other figures too), with the targets they came from. */
+export function testNotes(run: RunDocument, testId: string): TestNote[] {
+  const notes = new Map<string, TestNote>()
   const add = (text: string, side: string, kind: 'warning' | 'error'): void => {
-    const key = `${kind}\u0000${text}`
+    const key = `${kind}\u0000${noteShape(text)}`
     const note = notes.get(key)
     if (note) {
       if (!note.sides.includes(side)) note.sides.push(side)
-    } else notes.set(key, { text, sides: [side], kind })
+      note.jobs++
+      if (text !== note.text) note.varies = true
+    } else notes.set(key, { text, sides: [side], kind, jobs: 1, varies: false })
   }
   for (const job of run.jobs) {
     if (job.testId !== testId) continue
@@ -199,4 +306,60 @@ export function testNotes(run: RunDocument, testId: string): { text: string; sid
     if (job.status === 'failed' && job.error) add(job.error, job.side, 'error')
   }
   return [...notes.values()]
+}
+
+/** The measured pairs of a network matrix, in row order: "host → guest" and its figure. */
+export function matrixPairs(grid: MatrixGrid): { pair: string; value: number; values: number[] }[] {
+  return grid.machines.flatMap((source, r) =>
+    grid.machines.flatMap((destination, c) => {
+      const cell = r === c ? undefined : grid.cells[r]?.[c]
+      return cell ? [{ pair: `${source} → ${destination}`, value: cell.value, values: cell.values }] : []
+    })
+  )
+}
+
+/** The block layer's activity during a test on one target, as one source saw it (the measured machine, or its physical host). */
+export interface DiskActivityRow {
+  test: string
+  target: string
+  /** "guest · vda, as the guest sees it" */
+  source: string
+  /** Medians over the test's monitored jobs on that target. */
+  readBytesPerSecond: number
+  writeBytesPerSecond: number
+  readIops: number
+  writeIops: number
+  busyPct: number
+  jobs: number
+}
+
+/**
+ * The host monitor of some tests as figures: per test, target and source, the median of its jobs'
+ * averages (a chart is drawn only where a job has a series or two sources to set side by side).
+ */
+export function diskActivityRows(run: RunDocument, testIds: ReadonlySet<string>): DiskActivityRow[] {
+  const groups = new Map<string, { test: string; target: string; source: string; values: DiskActivity[] }>()
+  for (const job of run.jobs) {
+    if (!testIds.has(job.testId) || job.kind === 'warmup' || !job.monitor?.length) continue
+    for (const source of monitorSources(run, job)) {
+      const key = `${job.testId}\u0000${job.side}\u0000${source.name}`
+      let group = groups.get(key)
+      if (!group) groups.set(key, (group = { test: job.title, target: job.side, source: source.name, values: [] }))
+      group.values.push(source.activity)
+    }
+  }
+  return [...groups.values()].map((g) => {
+    const mid = (pick: (a: DiskActivity) => number): number => median(g.values.map(pick)) ?? 0
+    return {
+      test: g.test,
+      target: g.target,
+      source: g.source,
+      readBytesPerSecond: mid((a) => a.readBytesPerSecond),
+      writeBytesPerSecond: mid((a) => a.writeBytesPerSecond),
+      readIops: mid((a) => a.readIops),
+      writeIops: mid((a) => a.writeIops),
+      busyPct: mid((a) => a.busyPct),
+      jobs: g.values.length
+    }
+  })
 }

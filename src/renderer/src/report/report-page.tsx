@@ -1,43 +1,48 @@
 import { useMemo, type ReactElement, type ReactNode } from 'react'
-import { leadingRows, verdictCounts, verdictCountsText } from '../../../shared/compare/summary'
+import { leadingRows, verdictCounts, type VerdictCounts } from '../../../shared/compare/summary'
 import type { Comparison } from '../../../shared/model/comparison'
 import type { RunDocument, RunTest } from '../../../shared/model/run'
+import type { TargetEnvironment } from '../../../shared/model/environment'
 import { describeScenario } from '../../../shared/model/scenario'
 import { formatValue } from '../../../shared/format'
 import { simultaneousTables } from '../../../shared/network-tables'
 import { describeRedaction } from '../../../shared/export/redact'
 import { PAPER_MM, type ReportInput } from '../../../shared/report'
-import { ChartPrintContext, GroupedBarsChart, IozoneHeatmap, LatencyChart, MonitorSeriesChart, NetworkMatrixHeatmap, RelativeChart } from '../features/charts'
+import { ChartPrintContext, IozoneHeatmap, MonitorSeriesChart, NetworkMatrixHeatmap, RelativeChart } from '../features/charts'
 import { matrixGrids } from '../features/charts/network-matrix'
+import { aggregateWords } from '../features/charts/rows'
 import { comparisonOf } from '../features/results/comparison-of'
 import { environmentDifferences, environmentFields, environmentOf, scenarioMismatchesOf } from '../features/results/environment-fields'
 import { FLAG_TITLE, flagExplanation, flagFinding } from '../features/results/flag-text'
 import { durationText, jobCounts, jobCountsText, RUN_STATUS_TEXT } from '../features/results/run-text'
 import {
-  barMetricKeys,
   CATEGORY_TITLE,
-  commandsByTarget,
+  categoryParts,
+  commandList,
+  diskActivityRows,
+  drawnRelativeViews,
   flagEntries,
   flagGroups,
-  hasLatency,
   headlineByCategory,
   iozoneViews,
+  matrixPairs,
   monitorJobIds,
+  monitorWorthDrawing,
   paramsText,
-  relativeViewKeys,
-  testComparison,
-  testNotes
+  rawOutputIndex,
+  REPORT_CATEGORY_TITLE,
+  testNotes,
+  verdictTable,
+  verdictWordsText,
+  type CategoryPart,
+  type DiskActivityRow
 } from './report-data'
-import { HeadlineMatrix, HeadlineTable, ReportOverheadTable } from './report-tables'
+import { FIGURE_MARKS, FigureTable, HeadlineMatrix, HeadlineTable, type TestHead } from './report-tables'
 
 /** The plot width of every chart in the report, in CSS pixels: fits A4 and Letter inside the margins. */
 export const REPORT_CHART_WIDTH = 640
 
 const FULL_WIDTH = { width: REPORT_CHART_WIDTH }
-/** The latency chart (a marker per target per latency) reads up to this many variants; beyond, the relative chart and the table carry the latencies. */
-const LATENCY_CHART_VARIANTS = 6
-/** Bar charts of figures go two to a row when there are few variants. */
-const HALF_WIDTH = { width: 290 }
 
 const ROLE_TEXT = { baseline: 'baseline (100 %)', variant: 'variant', peer: 'network peer' } as const
 
@@ -49,46 +54,81 @@ export function reportDate(iso: string): string {
 }
 
 /**
- * The PDF comparison report of a run (docs/export.md): title page, summary, one section per test,
- * network tables, environment, method. Charts are the app's own components in print mode (fixed
- * width, no controls); the page is printed by the app (printToPDF) and by `virtbench report`.
+ * The PDF comparison report of a run (docs/export.md): a first page that answers the question
+ * (verdicts per category, the primary figures with their values), the flags once, one page per
+ * category (every figure, grouped by test, and the charts worth drawing), the environment, the
+ * method with the exact commands, and where the raw output is. Charts are the app's own
+ * components in print mode (fixed size, no controls); the page is printed by the app
+ * (printToPDF) and by `virtbench report`.
  */
 export function ReportPage({ input }: { input: ReportInput }): ReactElement {
   const { run } = input
   const comparison = useMemo(() => comparisonOf(run), [run])
+  const parts = useMemo(() => categoryParts(run, comparison), [run, comparison])
+  const networkExtras = matrixGrids(run).length > 0 || simultaneousTables(run).length > 0
+  const networkPart = parts.some((p) => p.category === 'network')
   return (
     <ChartPrintContext.Provider value={FULL_WIDTH}>
       <article className="report" data-paper={input.options.paper} aria-label={`Comparison report: ${run.name}`}>
-        <TitlePage input={input} />
-        <Contents run={run} comparison={comparison} />
+        <TitlePage input={input} parts={parts} network={networkExtras && !networkPart} />
         <SummarySection run={run} comparison={comparison} />
-        {run.tests.map((test) => (
-          <TestSection key={test.id} run={run} comparison={comparison} test={test} />
+        <FlagsSection comparison={comparison} />
+        {parts.map((part) => (
+          <CategorySection key={part.category} run={run} part={part} />
         ))}
-        <NetworkSection run={run} />
+        {networkExtras && !networkPart ? <NetworkSection run={run} /> : null}
         <EnvironmentSection run={run} />
         <MethodSection run={run} comparison={comparison} />
+        <RawOutputSection run={run} />
       </article>
     </ChartPrintContext.Provider>
   )
 }
 
-function Section({ id, title, children, lead }: { id: string; title: string; lead?: ReactNode; children: ReactNode }): ReactElement {
+function Section({
+  id,
+  title,
+  children,
+  lead,
+  flow,
+  head
+}: {
+  id: string
+  title: string
+  lead?: ReactNode
+  children: ReactNode
+  /** Follows the previous section on its page instead of starting a new one. */
+  flow?: boolean
+  /** Kept on one page with the title (a chart), so a title never ends a page alone. */
+  head?: ReactNode
+}): ReactElement {
   return (
-    <section className="report-section" id={id} data-section={id} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{title}</h2>
-      {lead ? <p className="report-lead">{lead}</p> : null}
+    <section className={flow ? 'report-section report-section-flow' : 'report-section'} id={id} data-section={id} aria-labelledby={`${id}-title`}>
+      <div className="report-section-head">
+        <h2 id={`${id}-title`}>{title}</h2>
+        {lead ? <p className="report-lead">{lead}</p> : null}
+        {head}
+      </div>
       {children}
     </section>
   )
 }
 
-function TitlePage({ input }: { input: ReportInput }): ReactElement {
+function TitlePage({ input, parts, network }: { input: ReportInput; parts: CategoryPart[]; network: boolean }): ReactElement {
   const { run, options } = input
   const baseline = run.targets.find((t) => t.role === 'baseline')
   const variants = run.targets.filter((t) => t.role === 'variant')
   const peers = run.targets.filter((t) => t.role === 'peer')
   const took = run.endedAt ? durationText(run.createdAt, run.endedAt) : undefined
+  const contents: [string, string][] = [
+    ['summary', 'Summary'],
+    ['flags', 'Flags'],
+    ...parts.map((p): [string, string] => [`category-${p.category}`, REPORT_CATEGORY_TITLE[p.category]]),
+    ...(network ? [['network', 'Network between machines'] as [string, string]] : []),
+    ['environment', 'Environment'],
+    ['method', 'Method'],
+    ['raw-output', 'Raw output']
+  ]
   return (
     <section className="report-title-page" data-section="title">
       <p className="report-kicker">VirtBench comparison report</p>
@@ -140,10 +180,20 @@ function TitlePage({ input }: { input: ReportInput }): ReactElement {
         <dt>Report</dt>
         <dd>
           Made {reportDate(input.generatedAt)} by VirtBench {input.appVersion}
-          {run.app.version !== input.appVersion ? ` (measured with VirtBench ${run.app.version})` : ''} · {PAPER_MM[options.paper].label}
+          {run.app.version !== input.appVersion ? ` (measured with VirtBench ${run.app.version})` : ''} · {PAPER_MM[options.paper].label} ·{' '}
+          <span className="mono">{run.id}</span>
         </dd>
-        <dt>Run</dt>
-        <dd className="mono">{run.id}</dd>
+        <dt>Contents</dt>
+        <dd>
+          <nav aria-label="Contents" className="report-contents">
+            {contents.map(([id, title], i) => (
+              <span key={id}>
+                {i > 0 ? ' · ' : ''}
+                <a href={`#${id}`}>{title}</a>
+              </span>
+            ))}
+          </nav>
+        </dd>
       </dl>
       {input.redacted ? (
         <p className="report-note" data-redacted="true">
@@ -165,35 +215,10 @@ function TargetLine({ label, scenario }: { label: string; scenario?: Parameters<
   )
 }
 
-function Contents({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
-  const network = matrixGrids(run).length > 0 || simultaneousTables(run).length > 0
-  const entries: [string, string][] = [
-    ['summary', 'Summary'],
-    ...run.tests.map((t): [string, string] => [`test-${t.id}`, t.title]),
-    ...(network ? [['network', 'Network between machines'] as [string, string]] : []),
-    ['environment', 'Environment'],
-    ['method', 'Method']
-  ]
-  return (
-    <nav className="report-contents" aria-label="Contents">
-      <h2>Contents</h2>
-      <ol>
-        {entries.map(([id, title]) => (
-          <li key={id}>
-            <a href={`#${id}`}>{title}</a>
-          </li>
-        ))}
-      </ol>
-      <p className="report-muted">
-        {comparison.rows.length} figures compared across {comparison.variants.length} variant{comparison.variants.length === 1 ? '' : 's'}.
-      </p>
-    </nav>
-  )
-}
-
-/** Per variant, how many primary figures got each verdict; the baseline's own flags first. */
+/** Per variant and category, how many primary figures are slower, faster, the same or can't tell; the baseline's own warnings first. */
 function VerdictSummary({ comparison }: { comparison: Comparison }): ReactElement {
-  const leading = leadingRows(comparison)
+  const table = verdictTable(comparison)
+  const counts = (c: VerdictCounts | undefined): ReactNode => (c ? verdictWordsText(c) || 'nothing compared' : <span className="report-muted">—</span>)
   return (
     <div className="report-block report-verdicts">
       {comparison.baselineFlags.map((flag, i) => (
@@ -201,33 +226,52 @@ function VerdictSummary({ comparison }: { comparison: Comparison }): ReactElemen
           <strong>{FLAG_TITLE[flag.kind]}.</strong> {flag.message}
         </p>
       ))}
-      <ul>
-        {comparison.variants.map((variant, i) => (
-          <li key={variant}>
-            <strong>{variant}</strong>: {verdictCountsText(verdictCounts(leading, i))} <span className="report-muted">(primary figures)</span>
-            {(comparison.variantFlags[variant] ?? [])
-              .filter((f) => f.kind === 'same-machine')
-              .map((f, j) => (
-                <span key={j} className="report-warning">
-                  {' · '}
-                  <strong>{FLAG_TITLE[f.kind]}:</strong> {flagFinding(f)}
-                </span>
+      {comparison.variants.map((variant) =>
+        (comparison.variantFlags[variant] ?? [])
+          .filter((f) => f.kind === 'same-machine')
+          .map((f, j) => (
+            <p key={`${variant}-${j}`} className="report-warning">
+              <strong>{FLAG_TITLE[f.kind]}:</strong> {flagFinding(f)}
+            </p>
+          ))
+      )}
+      <table className="report-table report-verdict-table">
+        <caption>Verdicts on the primary figures, against {comparison.baseline}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Variant</th>
+            {table.categories.map((c) => (
+              <th key={c} scope="col">
+                {CATEGORY_TITLE[c]}
+              </th>
+            ))}
+            <th scope="col">All primary figures</th>
+          </tr>
+        </thead>
+        <tbody>
+          {table.variants.map((v) => (
+            <tr key={v.variant}>
+              <th scope="row">{v.variant}</th>
+              {v.byCategory.map((c, i) => (
+                <td key={i}>{counts(c)}</td>
               ))}
-          </li>
-        ))}
-      </ul>
+              <td className="strong">{counts(v.total)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   )
 }
 
 function SummarySection({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
   const categories = headlineByCategory(comparison)
-  const flags = flagEntries(comparison)
   return (
     <Section
       id="summary"
       title="Summary"
-      lead={`Relative % against ${comparison.baseline}: 100 % is as good as the baseline, more is better (latencies are inverted so this holds for them too). Overhead is 100 % minus relative %, shown only for a finding. Each figure's verdict comes from its 95 % interval: slower or faster when the whole interval lies below or above 100 %, the same when it lies within 100 % ± ${comparison.marginPct} %, and "can't tell" when it is too wide (or a side has one value).`}
+      flow
+      lead={`Relative % against ${comparison.baseline}: 100 % is as good as the baseline, more is better (latencies are inverted so this holds for them too); a count (lost packets) is compared as a difference (Δ). Each verdict comes from the figure's 95 % interval: slower or faster when the whole interval lies below or above 100 %, the same when it lies within 100 % ± ${comparison.marginPct} %, and "can't tell" when it is too wide (or a side has one value). Only a finding (slower, faster) has an arrow and an overhead, here and in the charts, whose whiskers are the interval. Beside a figure: ${FIGURE_MARKS}.`}
     >
       <VerdictSummary comparison={comparison} />
       {categories.length === 0 ? <p>No primary figure has both a baseline and a variant value: nothing to summarise.</p> : null}
@@ -235,47 +279,12 @@ function SummarySection({ run, comparison }: { run: RunDocument; comparison: Com
         <div key={category} className="report-block" data-category={category}>
           <h3>{CATEGORY_TITLE[category]}</h3>
           {comparison.variants.length > 3 ? (
-            <HeadlineMatrix comparison={comparison} rows={rows} caption={`${CATEGORY_TITLE[category]}: relative % and 95 % interval against ${comparison.baseline}`} />
+            <HeadlineMatrix comparison={comparison} rows={rows} caption={`${CATEGORY_TITLE[category]}: relative %, value and 95 % interval against ${comparison.baseline}`} />
           ) : (
-            <HeadlineTable comparison={comparison} rows={rows} caption={`${CATEGORY_TITLE[category]}: primary figures, relative to ${comparison.baseline}`} />
+            <HeadlineTable comparison={comparison} rows={rows} caption={`${CATEGORY_TITLE[category]}: primary figures, with ${comparison.baseline}'s and each variant's value`} />
           )}
         </div>
       ))}
-      <div className="report-block">
-        <h3>Flags</h3>
-        {flags.length === 0 ? (
-          <p>No flags: no figure is noisy, faster than the baseline, capped or missing, and every declared setup matches what the hosts report.</p>
-        ) : (
-          flagGroups(flags).map((group) => {
-            const first = group.detailed[0] ?? group.others[0]!
-            const count = group.detailed.length + group.others.length
-            return (
-              <div key={group.kind} className="report-flag-group" data-flag={group.kind}>
-                <h4>
-                  {FLAG_TITLE[group.kind]} <span className="report-muted">· {count} {count === 1 ? 'time' : 'times'}</span>
-                </h4>
-                <p className="report-explain">{flagExplanation(first.flag)}</p>
-                {group.detailed.length > 0 ? (
-                  <ul className="report-flags">
-                    {group.detailed.map((entry, i) => (
-                      <li key={i}>
-                        <strong>{entry.variant}</strong>
-                        {entry.figure ? <span className="report-muted"> · {entry.figure}</span> : null}: {flagFinding(entry.flag)}
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
-                {group.others.length > 0 ? (
-                  <p className="report-flag-others">
-                    {group.detailed.length > 0 ? 'Also on' : 'On'} {group.others.length} more figure{group.others.length === 1 ? '' : 's'}:{' '}
-                    {group.others.map((e) => `${e.variant} · ${e.figure ?? ''}`).join('; ')}. Each test&apos;s table marks them.
-                  </p>
-                ) : null}
-              </div>
-            )
-          })
-        )}
-      </div>
       {run.preflight.some((f) => f.severity !== 'info') ? (
         <div className="report-block">
           <h3>Checks before the run</h3>
@@ -296,80 +305,285 @@ function SummarySection({ run, comparison }: { run: RunDocument; comparison: Com
   )
 }
 
-function TestSection({ run, comparison, test }: { run: RunDocument; comparison: Comparison; test: RunTest }): ReactElement {
-  const own = useMemo(() => testComparison(comparison, test.id), [comparison, test.id])
-  const views = relativeViewKeys(own)
-  const bars = barMetricKeys(own)
-  const monitor = monitorJobIds(run, test.id)
-  const iozone = iozoneViews(run, test.id)
-  const notes = testNotes(run, test.id)
-  const jobs = run.jobs.filter((j) => j.testId === test.id)
-  const compareRows = own.rows
-  // two to a row while the bars stay wide enough to read
-  const paired = bars.length > 1 && own.variants.length <= 4
+/** Every flag once, grouped by kind: what the kind means once, then where it was raised. */
+function FlagsSection({ comparison }: { comparison: Comparison }): ReactElement {
+  const flags = flagEntries(comparison)
   return (
-    <Section id={`test-${test.id}`} title={test.title}>
-      <dl className="report-facts report-facts-compact">
-        <dt>Tool</dt>
-        <dd className="mono">{test.tool}</dd>
-        <dt>Parameters</dt>
-        <dd className="mono">{paramsText(test).join(' ') || 'the defaults'}</dd>
-        <dt>Repetitions</dt>
-        <dd>
-          {test.repetitions} per target, compared by their {test.aggregate === 'best' ? 'best value' : test.aggregate} · {jobCountsText(jobCounts({ jobs }))}
-        </dd>
-      </dl>
-      {compareRows.length === 0 ? <p>No figure of this test was compared: {jobs.length === 0 ? 'it ran no job' : 'no job of it succeeded on both sides'}.</p> : null}
-      <div className="report-charts">
-        {views.map((view) => (
-          <RelativeChart key={view} comparison={own} view={view} />
-        ))}
-        {bars.length > 0 ? (
-          <ChartPrintContext.Provider value={paired ? HALF_WIDTH : FULL_WIDTH}>
-            <div className={paired ? 'report-charts-pair' : 'report-charts'}>
-              {bars.map((metric) => (
-                <GroupedBarsChart key={metric} comparison={own} metric={metric} />
-              ))}
+    <Section id="flags" title="Flags" flow>
+      {flags.length === 0 ? (
+        <p>No flags: no figure is noisy, faster than the baseline, capped or missing, and every declared setup matches what the hosts report.</p>
+      ) : (
+        flagGroups(flags).map((group) => {
+          const first = group.detailed[0] ?? group.others[0]!
+          const count = group.detailed.length + group.others.length
+          return (
+            <div key={group.kind} className="report-flag-group" data-flag={group.kind}>
+              <h4>
+                {FLAG_TITLE[group.kind]} <span className="report-muted">· {count} {count === 1 ? 'time' : 'times'}</span>
+              </h4>
+              <p className="report-explain">{flagExplanation(first.flag)}</p>
+              {group.detailed.length > 0 ? (
+                <ul className="report-flags">
+                  {group.detailed.map((entry, i) => (
+                    <li key={i}>
+                      <strong>{entry.variant}</strong>
+                      {entry.figure ? <span className="report-muted"> · {entry.figure}</span> : null}: {flagFinding(entry.flag)}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+              {group.others.length > 0 ? (
+                <p className="report-flag-others">
+                  {group.detailed.length > 0 ? 'Also on' : 'On'} {group.others.length} more figure{group.others.length === 1 ? '' : 's'}:{' '}
+                  {group.others.map((e) => `${e.variant} · ${e.figure ?? ''}`).join('; ')}. The category pages mark them.
+                </p>
+              ) : null}
             </div>
-          </ChartPrintContext.Provider>
-        ) : null}
-        {hasLatency(own) && own.variants.length <= LATENCY_CHART_VARIANTS ? <LatencyChart comparison={own} /> : null}
-        {iozone.map((v) => (
-          <IozoneHeatmap key={`${v.side}-${v.subtest}`} run={run} initial={{ testId: test.id, side: v.side, subtest: v.subtest }} />
-        ))}
-        {monitor.ids.map((id) => (
-          <MonitorSeriesChart key={id} run={run} job={id} />
-        ))}
-      </div>
-      {monitor.more > 0 ? <p className="report-muted">The host monitor of {monitor.more} more target{monitor.more === 1 ? '' : 's'} is in the app and the run's JSON.</p> : null}
-      {compareRows.length > 0 ? <ReportOverheadTable comparison={own} rows={compareRows} caption={`${test.title}: every figure`} /> : null}
-      {notes.length > 0 ? (
-        <div className="report-block">
-          <h3>Notes</h3>
-          <ul className="report-flags">
-            {notes.map((n, i) => (
-              <li key={i}>
-                <strong>{n.kind === 'error' ? 'Failed' : 'Warning'}</strong> · {n.sides.join(', ')}: {n.text}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+          )
+        })
+      )}
     </Section>
   )
 }
 
-function NetworkSection({ run }: { run: RunDocument }): ReactElement | null {
+/** A test's line in its category's table: tool, parameters, repetitions, jobs. */
+function testHead(run: RunDocument, test: RunTest): TestHead {
+  const jobs = run.jobs.filter((j) => j.testId === test.id && j.kind !== 'warmup')
+  const params = paramsText(test).join(' ') || 'default parameters'
+  return {
+    id: test.id,
+    title: test.title,
+    text: `${test.tool} ${params} · ${test.repetitions} per target, compared by their ${test.aggregate === 'best' ? 'best value' : test.aggregate} · ${jobCountsText(jobCounts({ jobs }))}`
+  }
+}
+
+function sumCounts(counts: readonly VerdictCounts[]): VerdictCounts {
+  const total: VerdictCounts = { slower: 0, faster: 0, same: 0, inconclusive: 0 }
+  for (const c of counts) for (const verdict of Object.keys(total) as (keyof VerdictCounts)[]) total[verdict] += c[verdict]
+  return total
+}
+
+/** With up to this many bars, a category's relative charts come first, the first with its title; beyond, after its figures. */
+const CHART_FIRST_BARS = 8
+
+/** At most this many host-monitor charts on a category's page (those with a series or both views to draw). */
+const MONITOR_CHARTS_PER_CATEGORY = 2
+
+/**
+ * One category: the relative chart of its primary figures (when it has two or more to draw), its
+ * heat maps and host monitors, then every figure of its tests in one table, grouped by test, and
+ * the jobs' warnings and failures.
+ */
+function CategorySection({ run, part }: { run: RunDocument; part: CategoryPart }): ReactElement {
+  const own = part.comparison
+  const views = drawnRelativeViews(own)
+  // a chart of many bars is most of a page: after the figures, so the title never waits for it on an emptied page
+  const tall = views.some((v) => v.bars > CHART_FIRST_BARS)
+  const relative = ({ key }: { key: string }): ReactElement => (
+    <div key={key} className="report-relative">
+      <RelativeChart comparison={own} view={key} />
+    </div>
+  )
+  const testIds = new Set(part.tests.map((t) => t.id))
+  const iozone = part.tests.flatMap((t) => iozoneViews(run, t.id).map((v) => ({ ...v, testId: t.id })))
+  const monitors = part.category === 'storage' || part.category === 'other' ? monitorJobIds(run, testIds, (job) => monitorWorthDrawing(run, job)) : []
+  const shownMonitors = monitors.slice(0, MONITOR_CHARTS_PER_CATEGORY)
+  const disk = part.category === 'storage' || part.category === 'other' ? diskActivityRows(run, testIds) : []
+  const leading = leadingRows(own)
+  const notes = part.tests.map((t) => ({ test: t, notes: testNotes(run, t.id) })).filter((n) => n.notes.length > 0)
+  const title = REPORT_CATEGORY_TITLE[part.category]
+  // with a few variants, each one's verdicts; with more, all of them together (the first page has them per variant)
+  const counts = own.variants.map((_, i) => verdictCounts(leading, i))
+  const lead =
+    own.variants.length <= 3
+      ? own.variants.map((variant, i) => `${variant}: ${verdictWordsText(counts[i]!) || 'nothing compared'}`).join('; ')
+      : `${own.variants.length} variants together: ${verdictWordsText(sumCounts(counts)) || 'nothing compared'}`
+  return (
+    <Section
+      id={`category-${part.category}`}
+      title={title}
+      lead={leading.length > 0 ? `Primary figures: ${lead}.` : undefined}
+      flow
+      head={!tall && views[0] ? relative(views[0]) : undefined}
+    >
+      {(!tall && views.length > 1) || iozone.length > 0 || shownMonitors.length > 0 ? (
+        <div className="report-charts">
+          {tall ? null : views.slice(1).map(relative)}
+          {iozone.map((v) => (
+            <IozoneHeatmap key={`${v.testId}-${v.side}-${v.subtest}`} run={run} initial={{ testId: v.testId, side: v.side, subtest: v.subtest }} />
+          ))}
+          {shownMonitors.map((id) => (
+            <MonitorSeriesChart key={id} run={run} job={id} />
+          ))}
+        </div>
+      ) : null}
+      {monitors.length > shownMonitors.length ? (
+        <p className="report-muted">The host monitor of {monitors.length - shownMonitors.length} more job{monitors.length - shownMonitors.length === 1 ? '' : 's'} is in the app and the run&apos;s JSON.</p>
+      ) : null}
+      {part.category === 'network' ? <NetworkExtras run={run} /> : null}
+      <FigureTable comparison={own} rows={own.rows} tests={part.tests.map((t) => testHead(run, t))} caption={`${title}: every figure, by test (primary figures in bold)`} />
+      {disk.length > 0 ? <DiskActivityTable rows={disk} /> : null}
+      {notes.length > 0 ? (
+        <div className="report-block">
+          <h3>Warnings and failures</h3>
+          <ul className="report-flags">
+            {notes.flatMap(({ test, notes }) =>
+              notes.map((n, i) => (
+                <li key={`${test.id}-${i}`}>
+                  <strong>{n.kind === 'error' ? 'Failed' : 'Warning'}</strong> · {test.title} · {n.sides.join(', ')}
+                  {n.jobs > 1 ? ` · ${n.jobs} jobs` : ''}: {n.text}
+                  {n.varies ? <span className="report-muted"> (the first job&apos;s figures; the others differ)</span> : null}
+                </li>
+              ))
+            )}
+          </ul>
+        </div>
+      ) : null}
+      {tall && views.length > 0 ? <div className="report-charts">{views.map(relative)}</div> : null}
+    </Section>
+  )
+}
+
+/** The host monitor's figures: what the block layer did during each test, as each machine saw it. */
+function DiskActivityTable({ rows }: { rows: DiskActivityRow[] }): ReactElement {
+  return (
+    <table className="report-table report-disk">
+      <caption>Disk activity during the jobs (host monitor, /proc/diskstats): the median of each test&apos;s jobs</caption>
+      <thead>
+        <tr>
+          <th scope="col">Test</th>
+          <th scope="col">Target</th>
+          <th scope="col">Seen as</th>
+          <th scope="col" className="num-head">
+            Read
+          </th>
+          <th scope="col" className="num-head">
+            Write
+          </th>
+          <th scope="col" className="num-head">
+            IOPS read / write
+          </th>
+          <th scope="col" className="num-head">
+            Busy
+          </th>
+          <th scope="col" className="num-head">
+            Jobs
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={`${r.test}-${r.target}-${r.source}`}>
+            <th scope="row">{r.test}</th>
+            <td>{r.target}</td>
+            <td>{r.source.split(' · ').slice(1).join(' · ') || r.source}</td>
+            <td className="num">{formatValue(r.readBytesPerSecond, 'B/s')}</td>
+            <td className="num">{formatValue(r.writeBytesPerSecond, 'B/s')}</td>
+            <td className="num">
+              {formatValue(r.readIops, 'op/s')} / {formatValue(r.writeIops, 'op/s')}
+            </td>
+            <td className="num">{formatValue(r.busyPct, '%')}</td>
+            <td className="num">{r.jobs}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** Where every measured step's raw output is kept, per test and target. */
+function RawOutputSection({ run }: { run: RunDocument }): ReactElement {
+  // typed-in (published) figures have jobs but no output to point at
+  const entries = rawOutputIndex(run).filter((e) => e.files.length > 0)
+  return (
+    <Section id="raw-output" title="Raw output" flow lead="The measured step's output of every job, as the tool printed it, in the run's folder (paths relative to it); its stderr and the other steps' output lie beside it.">
+      {entries.length === 0 ? (
+        <p>{run.source ? 'Published figures, typed in: there is no raw output.' : 'No job of this run kept raw output.'}</p>
+      ) : (
+        <table className="report-table report-raw">
+          <thead>
+            <tr>
+              <th scope="col">Test</th>
+              <th scope="col">Target</th>
+              <th scope="col" className="num">
+                Jobs
+              </th>
+              <th scope="col">Measured step&apos;s output</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={`${e.test}-${e.target}`}>
+                <th scope="row">{e.test}</th>
+                <td>{e.target}</td>
+                <td className="num">
+                  {e.jobs}
+                  {e.failed > 0 ? ` (${e.failed} failed)` : ''}
+                </td>
+                <td className="mono report-small">{e.files.join(' ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  )
+}
+
+function NetworkSection({ run }: { run: RunDocument }): ReactElement {
+  return (
+    <Section id="network" title="Network between machines">
+      <NetworkExtras run={run} />
+    </Section>
+  )
+}
+
+/**
+ * Between machines: the network matrix (a heat map from three machines up; a matrix of two
+ * machines is two figures, written as a table) and the simultaneous-clients tables.
+ */
+function NetworkExtras({ run }: { run: RunDocument }): ReactElement | null {
   const grids = matrixGrids(run)
   const tables = simultaneousTables(run)
   if (grids.length === 0 && tables.length === 0) return null
+  const heat = grids.filter((g) => g.machines.length > 2)
+  const pairs = grids.filter((g) => g.machines.length <= 2).flatMap((g) => matrixPairs(g).map((p) => ({ grid: g, ...p })))
   return (
-    <Section id="network" title="Network between machines" lead="Every ordered pair of machines (rows send, columns receive), and clients run at once against one peer.">
-      <div className="report-charts">
-        {grids.map((g) => (
-          <NetworkMatrixHeatmap key={g.key} run={run} grid={g.key} />
-        ))}
-      </div>
+    <div className="report-block report-network" data-network="true">
+      {heat.length > 0 ? (
+        <div className="report-charts">
+          {heat.map((g) => (
+            <NetworkMatrixHeatmap key={g.key} run={run} grid={g.key} />
+          ))}
+        </div>
+      ) : null}
+      {pairs.length > 0 ? (
+        <table className="report-table report-pairs">
+          <caption>Network matrix: each machine to the other, {aggregateWords(pairs[0]!.grid.aggregate)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Figure</th>
+              <th scope="col">From → to</th>
+              <th scope="col" className="num-head">
+                Value
+              </th>
+              <th scope="col" className="num-head">
+                Repetitions
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {pairs.map((p) => (
+              <tr key={`${p.grid.key}-${p.pair}`}>
+                <th scope="row">{p.grid.label}</th>
+                <td>{p.pair}</td>
+                <td className="num">{formatValue(p.value, p.grid.unit)}</td>
+                <td className="num">{p.values.map((v) => formatValue(v, p.grid.unit)).join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
       {tables.map((t) => (
         <table key={`${t.testId}-${t.metric}-${t.direction ?? ''}`} className="report-table">
           <caption>
@@ -405,7 +619,7 @@ function NetworkSection({ run }: { run: RunDocument }): ReactElement | null {
           </tbody>
         </table>
       ))}
-    </Section>
+    </div>
   )
 }
 
@@ -415,7 +629,7 @@ function EnvironmentSection({ run }: { run: RunDocument }): ReactElement {
   const baseline = run.targets.find((t) => t.role === 'baseline')
   const baselineEnv = baseline ? environmentOf(run, baseline.name) : undefined
   return (
-    <Section id="environment" title="Environment" lead="What VirtBench read on each target before measuring it. A fact a target does not expose is left out, never guessed.">
+    <Section id="environment" title="Environment" flow lead="What VirtBench read on each target before measuring it. A fact a target does not expose is left out, never guessed.">
       {run.targets.map((t) => {
         const env = environmentOf(run, t.name)
         const fields = env ? environmentFields(env) : []
@@ -459,6 +673,8 @@ function EnvironmentSection({ run }: { run: RunDocument }): ReactElement {
             ) : null}
             {env && brief ? (
               <p className="report-muted">{[env.os, env.kernel, env.cpuCount !== undefined ? `${env.cpuCount} CPUs` : undefined, env.memoryBytes !== undefined ? formatValue(env.memoryBytes, 'B') : undefined, env.virtualization ? `virtualization ${env.virtualization}` : undefined].filter(Boolean).join(' · ')}</p>
+            ) : env && baselineEnv && baseline && t !== baseline ? (
+              <EnvironmentBesideBaseline env={env} baselineEnv={baselineEnv} label={t.label} baselineLabel={baseline.label} />
             ) : env ? (
               <table className="report-table report-env-table">
                 <caption className="report-visually-hidden">Environment of {t.label}</caption>
@@ -483,7 +699,7 @@ function EnvironmentSection({ run }: { run: RunDocument }): ReactElement {
             ) : (
               <p>No environment was captured for {t.label}.</p>
             )}
-            {differences.length > 0 && baseline ? (
+            {brief && differences.length > 0 && baseline ? (
               <table className="report-table report-diff">
                 <caption>
                   Where {t.label} differs from {baseline.label}
@@ -513,54 +729,84 @@ function EnvironmentSection({ run }: { run: RunDocument }): ReactElement {
   )
 }
 
+/**
+ * A target's facts beside the baseline's: its system in full, then only the facts that differ,
+ * each with the baseline's value; the facts they share are said once, in the baseline's table.
+ */
+function EnvironmentBesideBaseline({ env, baselineEnv, label, baselineLabel }: { env: TargetEnvironment; baselineEnv: TargetEnvironment; label: string; baselineLabel: string }): ReactElement {
+  const base = new Map(environmentFields(baselineEnv).map((f) => [f.key, f.value]))
+  const fields = environmentFields(env)
+  const own = new Set(fields.map((f) => f.key))
+  const rows = [
+    ...fields.filter((f) => f.group === 'System' || base.get(f.key) !== f.value).map((f) => ({ key: f.key, group: f.group, label: f.label, value: f.value, baseline: base.get(f.key) })),
+    ...environmentDifferences(baselineEnv, env)
+      .filter((d) => !own.has(d.key))
+      .map((d) => ({ key: d.key, group: d.group, label: d.label, value: '—', baseline: d.a }))
+  ]
+  const groups = [...new Set(rows.map((r) => r.group))]
+  const same = fields.length - rows.filter((r) => own.has(r.key)).length
+  return (
+    <>
+      <table className="report-table report-env-table report-env-beside">
+        <caption className="report-visually-hidden">
+          Environment of {label}, beside {baselineLabel}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Fact</th>
+            <th scope="col">{label}</th>
+            <th scope="col">{baselineLabel}, where it differs</th>
+          </tr>
+        </thead>
+        {groups.map((group) => (
+          <tbody key={group}>
+            <tr className="report-metric-head">
+              <th scope="rowgroup" colSpan={3}>
+                {group}
+              </th>
+            </tr>
+            {rows
+              .filter((r) => r.group === group)
+              .map((r) => (
+                <tr key={r.key}>
+                  <th scope="row">{r.label}</th>
+                  <td>{r.value}</td>
+                  <td className="report-muted">{r.baseline === r.value ? '' : (r.baseline ?? '—')}</td>
+                </tr>
+              ))}
+          </tbody>
+        ))}
+      </table>
+      <p className="report-muted report-small">
+        {same > 0 ? `${same} other fact${same === 1 ? ' is' : 's are'} the same as on ${baselineLabel}.` : `No other fact is the same as on ${baselineLabel}.`}
+      </p>
+    </>
+  )
+}
+
 function MethodSection({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
-  const commands = commandsByTarget(run)
+  const commands = commandList(run)
   const schedule = run.plan.schedule.order === 'grouped' ? 'grouped (every repetition of a target in a row)' : 'interleaved (baseline and variants take turns, A B A B), so a slow drift of the hosts affects every side alike'
   return (
-    <Section id="method" title="Method">
+    <Section id="method" title="Method" flow>
       <div className="report-block">
-        <h3>Repetitions and aggregation</h3>
-        <table className="report-table">
-          <thead>
-            <tr>
-              <th scope="col">Test</th>
-              <th scope="col">Tool</th>
-              <th scope="col" className="num">
-                Repetitions
-              </th>
-              <th scope="col">Compared by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.tests.map((t) => (
-              <tr key={t.id}>
-                <th scope="row">{t.title}</th>
-                <td className="mono">{t.tool}</td>
-                <td className="num">{t.repetitions}</td>
-                <td>{t.aggregate === 'best' ? 'best value' : t.aggregate}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <p>Jobs were run {schedule}.</p>
+        <h3>Schedule</h3>
+        <p>
+          Jobs were run {schedule}. Each test&apos;s tool, parameters and repetitions head its figures on its category&apos;s page.
+        </p>
         <h3>How the figures, the interval and the flags are computed</h3>
         <p>{comparison.method}</p>
       </div>
       <div className="report-block">
         <h3>Commands run on each target</h3>
-        <p className="report-muted">Exactly as run, each distinct command once. The raw output of every step is kept in the run&apos;s folder.</p>
-        {commands.map((t) => (
-          <div key={t.target} className="report-commands" data-target={t.target}>
-            <h4>{t.label}</h4>
-            {t.commands.map((c, i) => (
-              <div key={i} className="report-command">
-                <p className="report-muted">
-                  {c.tests.join('; ')} · {c.step === 'measured' ? 'the measured step' : `step ${c.step}`}
-                  {c.times > 1 ? ` · run ${c.times} times` : ''}
-                </p>
-                <pre className="mono">{c.command}</pre>
-              </div>
-            ))}
+        <p className="report-muted">Exactly as run, each distinct command once, with the targets that ran it. The raw output of every step is kept in the run&apos;s folder (below).</p>
+        {commands.map((c, i) => (
+          <div key={i} className="report-command">
+            <p className="report-muted">
+              <strong>{c.targets.join(', ')}</strong> · {c.tests.join('; ')} · {c.step === 'measured' ? 'the measured step' : `step ${c.step}`}
+              {c.times > 1 ? ` · run ${c.times} times` : ''}
+            </p>
+            <pre className="mono">{c.command}</pre>
           </div>
         ))}
       </div>

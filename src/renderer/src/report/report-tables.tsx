@@ -2,7 +2,7 @@ import type { ReactElement } from 'react'
 import type { Comparison, ComparisonRow, VariantCell } from '../../../shared/model/comparison'
 import { formatValue } from '../../../shared/format'
 import { VERDICT_WORDS } from '../../../shared/compare/summary'
-import { ciText, DIRECTION_ARROW, differenceText, directionNote, directionOf, labelsText, noIntervalReason, noRelativeReason, noValueReason, overheadText, pctText, rowKey } from '../features/results/cell-text'
+import { ciText, DIRECTION_ARROW, differenceText, directionOf, labelsText, noIntervalReason, noRelativeReason, noValueReason, overheadText, pctText, rowKey } from '../features/results/cell-text'
 import { FLAG_SHORT } from '../features/results/flag-text'
 
 /**
@@ -53,155 +53,237 @@ function reading(row: ComparisonRow, cell: VariantCell, baseline: string): { rel
   }
 }
 
-/** Every metric of `rows`: the baseline's figure and each variant's, relative %, interval, overhead and n. */
-export function ReportOverheadTable({ comparison, rows, caption }: { comparison: Comparison; rows: ComparisonRow[]; caption: string }): ReactElement {
+/** A test's line above its figures in a category's table: what ran, how often, how it went. */
+export interface TestHead {
+  id: string
+  title: string
+  text: string
+}
+
+/**
+ * Figures with their values. With one variant, a figure is one line: the baseline's value, the
+ * variant's, its relative % (a count's difference), interval, n, overhead and verdict. With more,
+ * a figure is a line with the baseline's value, then a line per variant that names it right
+ * before its relative %, so a line reads "guest ▼ 69 % … slower" even as plain text, and a figure
+ * of twenty variants can break across pages. With `tests`, the figures are grouped under a line
+ * per test.
+ */
+export function FigureTable({ comparison, rows, caption, tests }: { comparison: Comparison; rows: ComparisonRow[]; caption: string; tests?: TestHead[] }): ReactElement {
+  const groups = tests ? tests.map((t) => ({ head: t, rows: rows.filter((r) => r.testId === t.id) })).filter((g) => g.rows.length > 0) : [{ head: undefined, rows }]
+  const single = comparison.variants.length === 1
+  const columns = single ? 8 : 7
   return (
-    <table className="report-table report-overhead">
+    <table className={`report-table report-figures ${single ? 'report-figures-single' : 'report-figures-multi'}`}>
       <caption>{caption}</caption>
-      <colgroup>
-        <col className="report-col-target" />
-        <col className="report-col-value" />
-        <col className="report-col-n" />
-        <col className="report-col-rel" />
-        <col className="report-col-ci" />
-        <col className="report-col-overhead" />
-        <col />
-      </colgroup>
+      {single ? (
+        <colgroup>
+          <col className="report-col-figure" />
+          <col className="report-col-value" />
+          <col className="report-col-value" />
+          <col className="report-col-rel" />
+          <col className="report-col-ci" />
+          <col className="report-col-n" />
+          <col className="report-col-overhead" />
+          <col className="report-col-verdict" />
+        </colgroup>
+      ) : (
+        <colgroup>
+          <col className="report-col-variant" />
+          <col className="report-col-rel" />
+          <col className="report-col-ci" />
+          <col className="report-col-value" />
+          <col className="report-col-n" />
+          <col className="report-col-overhead" />
+          <col className="report-col-verdict" />
+        </colgroup>
+      )}
       <thead>
-        <tr>
-          <th scope="col">Target</th>
-          <th scope="col" className="num">
-            Value
-          </th>
-          <th scope="col" className="num">
-            n
-          </th>
-          <th scope="col" className="num">
-            Relative %
-          </th>
-          <th scope="col" className="num">
-            95 % CI
-          </th>
-          <th scope="col" className="num">
-            Overhead
-          </th>
-          <th scope="col">Reading</th>
-        </tr>
-      </thead>
-      {rows.map((row) => (
-        <tbody key={rowKey(row)} className="report-metric">
-          <tr className="report-metric-head">
-            <th scope="rowgroup" colSpan={7}>
-              <span className="mono">{metricName(row)}</span>
-              <span className="report-muted">
-                {' '}
-                · {row.unit === 'count' ? 'count' : row.unit}, {directionNote(row)}
-                {row.source === 'derived' ? ', derived (computed by VirtBench)' : ''}
-              </span>
-            </th>
-          </tr>
+        {single ? (
           <tr>
-            <th scope="row">
+            <th scope="col">Figure</th>
+            <th scope="col" className="num-head">
               {comparison.baseline} <span className="report-muted">(baseline)</span>
             </th>
-            <td className="num">{statsText(row.baseline, row)}</td>
-            <td className="num">{row.baseline?.n ?? 0}</td>
-            <td className="num">100 %</td>
-            <td className="num" />
-            <td className="num" />
-            <td className="report-muted">{row.baseline ? rangeText(row.baseline, row) || 'one repetition' : noValueReason(comparison.baseline, row)}</td>
+            <th scope="col" className="num-head">
+              {comparison.variants[0]}
+            </th>
+            <th scope="col" className="num-head">
+              Relative %
+            </th>
+            <th scope="col" className="num-head">
+              95 % CI
+            </th>
+            <th scope="col" className="num-head">
+              n
+            </th>
+            <th scope="col" className="num-head">
+              Overhead
+            </th>
+            <th scope="col">Verdict</th>
           </tr>
-          {row.cells.map((cell) => {
-            const r = reading(row, cell, comparison.baseline)
-            return (
-              <tr key={cell.variant}>
-                <th scope="row">{cell.variant}</th>
-                <td className="num">{statsText(cell.stats, row)}</td>
-                <td className="num">{cell.stats?.n ?? 0}</td>
-                <td className="num strong">{r.relative}</td>
-                <td className={cell.ci95 ? 'num' : 'report-muted'}>{r.ci}</td>
-                <td className="num">{r.overhead}</td>
-                <td>{r.note}</td>
-              </tr>
+        ) : (
+          <tr>
+            <th scope="col">Figure · variant</th>
+            <th scope="col" className="num-head">
+              Relative %
+            </th>
+            <th scope="col" className="num-head">
+              95 % CI
+            </th>
+            <th scope="col" className="num-head">
+              Value
+            </th>
+            <th scope="col" className="num-head">
+              n
+            </th>
+            <th scope="col" className="num-head">
+              Overhead
+            </th>
+            <th scope="col">Verdict</th>
+          </tr>
+        )}
+      </thead>
+      {groups.map((group) => (
+        <tbody key={group.head?.id ?? 'all'} className="report-test-group" data-test={group.head?.id}>
+          {group.head ? (
+            <tr className="report-test-head">
+              <th scope="rowgroup" colSpan={columns}>
+                <strong>{group.head.title}</strong> <span className="report-muted">· {group.head.text}</span>
+              </th>
+            </tr>
+          ) : null}
+          {group.rows.map((row) =>
+            single ? (
+              <SingleFigureRow key={rowKey(row)} comparison={comparison} row={row} showTest={!group.head} />
+            ) : (
+              <FigureRows key={rowKey(row)} comparison={comparison} row={row} showTest={!group.head} />
             )
-          })}
+          )}
         </tbody>
       ))}
     </table>
   )
 }
 
-/** The summary's table of primary figures: per figure, each variant's relative % with its interval and verdict. */
-export function HeadlineTable({ comparison, rows, caption }: { comparison: Comparison; rows: ComparisonRow[]; caption: string }): ReactElement {
+/** A figure's name: its test (where the table is not grouped by test), the metric and its marks. */
+function FigureName({ row, showTest }: { row: ComparisonRow; showTest: boolean }): ReactElement {
+  const note = figureNote(row)
   return (
-    <table className="report-table report-headline">
-      <caption>{caption}</caption>
-      <colgroup>
-        <col className="report-col-figure" />
-        <col className="report-col-variant" />
-        <col className="report-col-rel" />
-        <col className="report-col-ci" />
-        <col className="report-col-overhead" />
-        <col className="report-col-n" />
-        <col className="report-col-verdict" />
-      </colgroup>
-      <thead>
-        <tr>
-          <th scope="col">Figure</th>
-          <th scope="col">Variant</th>
-          <th scope="col" className="num">
-            Relative %
-          </th>
-          <th scope="col" className="num">
-            95 % CI
-          </th>
-          <th scope="col" className="num">
-            Overhead
-          </th>
-          <th scope="col" className="num">
-            n
-          </th>
-          <th scope="col">Verdict</th>
-        </tr>
-      </thead>
-      {rows.map((row) => (
-        <tbody key={rowKey(row)} className="report-metric">
-          {row.cells.map((cell, i) => {
-            const r = reading(row, cell, comparison.baseline)
-            return (
-              <tr key={cell.variant}>
-                {i === 0 ? (
-                  <th scope="rowgroup" rowSpan={row.cells.length} className="report-figure">
-                    {row.testTitle}
-                    <br />
-                    <span className="mono report-muted">{metricName(row)}</span>
-                  </th>
-                ) : null}
-                <td>{cell.variant}</td>
-                {r.relative === '—' ? (
-                  <td colSpan={3} className="report-muted">
-                    {r.note}
-                  </td>
-                ) : (
-                  <>
-                    <td className="num strong">{r.relative}</td>
-                    <td className="num">{cell.ci95 ? r.ci : 'none'}</td>
-                    <td className="num">{r.overhead}</td>
-                  </>
-                )}
-                <td className="num">
-                  {row.baseline?.n ?? 0} / {cell.stats?.n ?? 0}
-                </td>
-                <td className={`report-verdict report-verdict-${cell.verdict}`} title={cell.verdictReason}>
-                  {r.relative === '—' ? '' : r.note}
-                </td>
-              </tr>
-            )
-          })}
-        </tbody>
-      ))}
-    </table>
+    <>
+      {showTest ? <span className="report-figure-test">{row.testTitle} </span> : null}
+      <span className={`mono${row.primary && !showTest ? ' strong' : ''}`}>{metricName(row)}</span>
+      {note ? <span className="report-mark"> {note}</span> : null}
+    </>
   )
+}
+
+/** The cells of a variant's reading: relative %, interval and (with several variants) its value. */
+function ReadingCells({ row, cell, r, withValue }: { row: ComparisonRow; cell: VariantCell; r: ReturnType<typeof reading>; withValue: boolean }): ReactElement {
+  if (r.relative === '—') {
+    return (
+      <>
+        <td className="num">—</td>
+        <td colSpan={withValue ? 2 : 1} className="report-small">
+          {r.note}
+        </td>
+      </>
+    )
+  }
+  return (
+    <>
+      <td className="num strong">{r.relative}</td>
+      <td className={cell.ci95 ? 'num' : 'report-small'}>{cell.ci95 ? r.ci : noIntervalText(row, cell, r.ci)}</td>
+      {withValue ? <td className="num">{statsText(cell.stats, row)}</td> : null}
+    </>
+  )
+}
+
+/** No interval: "none" where a side has one value (n says so, and the summary why), else the reason. */
+function noIntervalText(row: ComparisonRow, cell: VariantCell, reason: string): string {
+  return (row.baseline?.n ?? 0) < 2 || (cell.stats?.n ?? 0) < 2 ? 'none' : reason || 'none'
+}
+
+function TailCells({ row, cell, r }: { row: ComparisonRow; cell: VariantCell; r: ReturnType<typeof reading> }): ReactElement {
+  return (
+    <>
+      <td className="num">
+        {row.baseline?.n ?? 0}/{cell.stats?.n ?? 0}
+      </td>
+      <td className="num">{r.overhead}</td>
+      <td className={`report-verdict report-verdict-${cell.verdict}`} title={cell.verdictReason}>
+        {r.relative === '—' ? '' : r.note}
+      </td>
+    </>
+  )
+}
+
+function baselineText(comparison: Comparison, row: ComparisonRow): { text: string; note: string } {
+  if (!row.baseline) return { text: '—', note: noValueReason(comparison.baseline, row) }
+  return { text: statsText(row.baseline, row), note: row.baseline.n < 2 ? 'one repetition' : rangeText(row.baseline, row) }
+}
+
+/** One variant: a figure is one line. */
+function SingleFigureRow({ comparison, row, showTest }: { comparison: Comparison; row: ComparisonRow; showTest: boolean }): ReactElement | null {
+  const cell = row.cells[0]
+  if (!cell) return null
+  const r = reading(row, cell, comparison.baseline)
+  const base = baselineText(comparison, row)
+  return (
+    <tr className="report-figure-first" data-verdict={cell.verdict}>
+      <th scope="row" className="report-figure">
+        <FigureName row={row} showTest={showTest} />
+      </th>
+      <td className="num" title={base.note}>
+        {base.text}
+        {row.baseline && row.baseline.n < 2 ? <span className="report-small"> (one)</span> : null}
+      </td>
+      <td className="num">{statsText(cell.stats, row)}</td>
+      <ReadingCells row={row} cell={cell} r={r} withValue={false} />
+      <TailCells row={row} cell={cell} r={r} />
+    </tr>
+  )
+}
+
+/** Several variants: the figure and the baseline's value on a line, then a line per variant. */
+function FigureRows({ comparison, row, showTest }: { comparison: Comparison; row: ComparisonRow; showTest: boolean }): ReactElement {
+  const base = baselineText(comparison, row)
+  return (
+    <>
+      <tr className="report-figure-head">
+        <th scope="rowgroup" colSpan={7} className="report-figure">
+          <FigureName row={row} showTest={showTest} />
+          <span className="report-figure-baseline">
+            {' · '}
+            {comparison.baseline} (baseline): <strong>{base.text}</strong>
+            {base.note ? <span className="report-small"> ({base.note})</span> : null}
+          </span>
+        </th>
+      </tr>
+      {row.cells.map((cell) => {
+        const r = reading(row, cell, comparison.baseline)
+        return (
+          <tr key={cell.variant} data-verdict={cell.verdict}>
+            <td className="report-variant">{cell.variant}</td>
+            <ReadingCells row={row} cell={cell} r={r} withValue />
+            <TailCells row={row} cell={cell} r={r} />
+          </tr>
+        )
+      })}
+    </>
+  )
+}
+
+/** The marks beside a figure where the default (higher is better, a ratio, printed by the tool) does not hold; FIGURE_MARKS says them in words. */
+function figureNote(row: ComparisonRow): string {
+  return [row.better === 'lower' ? '↓' : '', row.comparison === 'difference' ? 'Δ' : '', row.source === 'derived' ? '†' : ''].filter(Boolean).join(' ')
+}
+
+/** The legend of figureNote's marks, for a table's caption. */
+export const FIGURE_MARKS = '↓ lower is better; Δ compared as a difference (variant − baseline); † derived (computed by VirtBench)'
+
+/** The first page's table of primary figures: the same lines as the category pages, without the test groups. */
+export function HeadlineTable({ comparison, rows, caption }: { comparison: Comparison; rows: ComparisonRow[]; caption: string }): ReactElement {
+  return <FigureTable comparison={comparison} rows={rows} caption={caption} />
 }
 
 /** Variants per table in the matrix form of the summary. */
@@ -239,6 +321,10 @@ export function HeadlineMatrix({ comparison, rows, caption }: { comparison: Comp
                   {row.testTitle}
                   <br />
                   <span className="mono report-muted">{metricName(row)}</span>
+                  <br />
+                  <span className="report-small">
+                    {comparison.baseline}: {statsText(row.baseline, row)}
+                  </span>
                 </th>
                 {indexes.map((i) => {
                   const cell = row.cells[i]
@@ -248,7 +334,9 @@ export function HeadlineMatrix({ comparison, rows, caption }: { comparison: Comp
                     <td key={i} className="num">
                       <span className="strong">{r.relative}</span>
                       <br />
-                      <span className="report-muted">{cell.ci95 ? r.ci : 'no CI'}</span>
+                      <span className="report-small">{statsText(cell.stats, row)}</span>
+                      <br />
+                      <span className="report-muted report-small">{cell.ci95 ? r.ci : 'no CI'}</span>
                       <br />
                       <span className={`report-verdict report-verdict-${cell.verdict}`}>{VERDICT_WORDS[cell.verdict]}</span>
                     </td>
