@@ -58,12 +58,21 @@ export interface ReportRendered {
 /** The name the page exposes to whoever prints it (app or CLI), on `window`. */
 export const REPORT_GLOBAL = 'virtbenchReport'
 
-/** "virtbench-<run name>-<date>" made safe for a file name. */
-export function reportFileStem(run: { name: string; createdAt: string }): string {
-  const slug = run.name
-    .normalize('NFKD')
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-  return `virtbench-${slug || 'run'}-${run.createdAt.slice(0, 10)}`
+/**
+ * "virtbench-<run name>-<run id>" made safe for a file name: the id (which starts with the run's
+ * date and time, `20261121-004506-13e070`) keeps two runs of one day, even of one name, apart.
+ * An id that does not start with the date gets the date before it; without an id, the date alone.
+ */
+export function reportFileStem(run: { name: string; createdAt: string; id?: string }): string {
+  const safe = (text: string): string =>
+    text
+      .normalize('NFKD')
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+  const slug = safe(run.name)
+  const date = run.createdAt.slice(0, 10)
+  const id = run.id ? safe(run.id) : ''
+  const tail = id === '' ? date : /^\d{8}-\d{6}/.test(id) ? id : `${date}-${id}`
+  return `virtbench-${slug || 'run'}-${tail}`
 }

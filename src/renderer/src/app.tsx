@@ -1,4 +1,4 @@
-import { useEffect, type ReactElement } from 'react'
+import { useEffect, useLayoutEffect, useRef, type ReactElement } from 'react'
 import { Icon, type IconName } from './components/icons'
 import { ComparisonPage } from './features/comparison/comparison-page'
 import { HomePage } from './features/home/home-page'
@@ -34,7 +34,17 @@ export function App(): ReactElement {
   const page = useAppStore((s) => s.page)
   const navigate = useAppStore((s) => s.navigate)
   const theme = useAppStore((s) => s.settings?.theme ?? 'system')
+  const runId = useAppStore((s) => s.openRunId)
+  const compared = useAppStore((s) => s.compareRunIds)
   const Current = pages[page]
+  const main = useRef<HTMLElement>(null)
+
+  // Every screen (and every run opened) starts at its top: the one scroller is shared by all.
+  useLayoutEffect(() => {
+    if (!main.current) return
+    main.current.scrollTop = 0
+    main.current.scrollLeft = 0
+  }, [page, runId, compared])
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme
@@ -75,7 +85,7 @@ export function App(): ReactElement {
           <ConnectionStatus />
         </div>
       </nav>
-      <main className="content">
+      <main ref={main} className="content">
         <Current />
       </main>
       <Notices />

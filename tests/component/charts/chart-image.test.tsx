@@ -6,10 +6,11 @@ import { useRef, type ReactElement, type ReactNode } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { compare } from '../../../src/shared/compare'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
-import { ChartsSection, GroupedBarsChart, NetworkMatrixHeatmap, RelativeChart } from '../../../src/renderer/src/features/charts'
+import { ChartsSection, GroupedBarsChart, GroupedBarsGrid, NetworkMatrixHeatmap, RelativeChart } from '../../../src/renderer/src/features/charts'
 import { chartFileName, chartPng, chartSvg, parseColour, resolveCss, slug } from '../../../src/renderer/src/features/charts/chart-image'
 import { ChartImageMenu } from '../../../src/renderer/src/features/charts/chart-image-menu'
-import { ChartFileStemContext } from '../../../src/renderer/src/features/charts/chart-parts'
+import { ChartFileStemContext, chartSourceLine, ChartSourceContext } from '../../../src/renderer/src/features/charts/chart-parts'
+import { reportFileStem } from '../../../src/shared/report'
 import { groupedLoopbackRun, loopbackRun } from '../run-fixture'
 import { iozoneRun, monitoredRun } from './chart-fixtures'
 
@@ -73,8 +74,8 @@ describe('chartSvg on a grouped bars chart', () => {
     const svg = chartSvg(section, { title: 'Baseline and variants side by side' })
     const doc = standalone(svg)
     const all = texts(doc)
-    expect(all.slice(0, 2)).toEqual(['Baseline and variants side by side', '4 KiB random read · fio.read.iops'])
-    expect(all).toEqual(expect.arrayContaining(['fio.read.iops', '0 op/s', '24.0k op/s', 'host', GUEST]))
+    expect(all.slice(0, 2)).toEqual(['Baseline and variants side by side', '4 KiB random read · Read IOPS'])
+    expect(all).toEqual(expect.arrayContaining(['Read IOPS', '0', '10k op/s', '25k op/s', 'host', GUEST]))
     // legend drawn after the plot: the names in plan order
     expect(all.slice(-2)).toEqual(['host', GUEST])
 
@@ -96,7 +97,7 @@ describe('chartSvg on a grouped bars chart', () => {
     expect([hatch.getAttribute('stroke'), hatch.getAttribute('stroke-opacity'), hatch.getAttribute('stroke-width')]).toEqual(['#ffffff', '0.75', '1.6'])
 
     // theme variables resolved through their chain (--chart-axis -> --muted -> light-dark())
-    const tick = [...plot.querySelectorAll('text')].find((t) => t.textContent === '24.0k op/s')!
+    const tick = [...plot.querySelectorAll('text')].find((t) => t.textContent === '25k op/s')!
     expect([tick.getAttribute('fill'), tick.getAttribute('font-size'), tick.getAttribute('text-anchor')]).toEqual(['#5b6575', '12', 'end'])
     const grid = plot.querySelector('line')!
     expect([grid.getAttribute('stroke'), grid.getAttribute('stroke-dasharray')]).toEqual(['#d9dee6', '3 3'])
@@ -119,7 +120,7 @@ describe('chartSvg on a grouped bars chart', () => {
     const section = card('Baseline and variants side by side')
     await user.selectOptions(within(section).getByRole('combobox', { name: 'Metric' }), 'mbw|mbw.memcpy.bandwidth|B/s|higher')
     const doc = standalone(chartSvg(section, { title: 'Baseline and variants side by side' }))
-    expect(texts(doc).slice(0, 2)).toEqual(['Baseline and variants side by side', 'mbw mbw · mbw.memcpy.bandwidth'])
+    expect(texts(doc).slice(0, 2)).toEqual(['Baseline and variants side by side', 'mbw mbw · Memcpy bandwidth'])
     expect(texts(doc)).toEqual(expect.arrayContaining(['iteration=0', 'iteration=1', 'overall']))
     expect(doc.documentElement.querySelector(':scope > svg')!.querySelectorAll('path')).toHaveLength(6)
     expect(section.getAttribute('style')).toBeNull()
@@ -158,7 +159,7 @@ describe('chartSvg on the relative chart', () => {
     const doc = standalone(chartSvg(section, { title: 'Relative to the baseline' }))
     const shown = within(section).getByRole('combobox', { name: 'Show' }) as HTMLSelectElement
     expect(texts(doc).slice(0, 2)).toEqual(['Relative to the baseline', shown.selectedOptions[0]!.textContent])
-    expect(texts(doc)).toEqual(expect.arrayContaining(['100 %', "103 % ≈ can't tell", "110 % ≈ can't tell", '0 %', '4 KiB random read · read iops']))
+    expect(texts(doc)).toEqual(expect.arrayContaining(['100 %', "103 % ≈ can't tell", "110 % ≈ can't tell", '0 %', '4 KiB random read · Read IOPS']))
 
     const line = doc.querySelector('line[stroke-dasharray="4 3"]')!
     expect([line.getAttribute('stroke'), line.getAttribute('stroke-width')]).toEqual(['#1b2330', '1.5'])
@@ -206,8 +207,8 @@ describe('chartSvg on a heat table', () => {
     const doc = standalone(svg)
     expect(texts(doc)).toEqual([
       'Network matrix',
-      'iperf3 iperf3 · iperf3.received.bandwidth (target->peer)',
-      'iperf3 iperf3 · iperf3.received.bandwidth (target->peer): source (rows) to destination (columns)',
+      'iperf3 iperf3 · Received bandwidth (target->peer)',
+      'iperf3 iperf3 · Received bandwidth (target->peer): source (rows) to destination (columns)',
       'from ↓ to →',
       'host',
       GUEST,
@@ -238,15 +239,32 @@ describe('chartSvg on a heat table', () => {
     render(<NetworkMatrixHeatmap run={run} />)
     const section = card('Network matrix')
     // bandwidth leads: iperf3's received bandwidth first, then ping's round trip when picked
-    expect(texts(standalone(chartSvg(section, { title: 'Network matrix' }))).slice(0, 2)).toEqual(['Network matrix', 'iperf3 iperf3 · iperf3.received.bandwidth (target->peer)'])
+    expect(texts(standalone(chartSvg(section, { title: 'Network matrix' }))).slice(0, 2)).toEqual(['Network matrix', 'iperf3 iperf3 · Received bandwidth (target->peer)'])
     await user.selectOptions(within(section).getByRole('combobox', { name: 'Figure' }), 'ping|ping.rtt.avg|')
     const doc = standalone(chartSvg(section, { title: 'Network matrix' }))
     const cells = within(section)
       .getAllByRole('cell')
       .map((c) => c.firstChild?.textContent ?? '')
     expect(cells).toEqual(['—', '17.0 µs', '29.0 µs', '—'])
-    expect(texts(doc).slice(0, 3)).toEqual(['Network matrix', 'ping ping · ping.rtt.avg', 'ping ping · ping.rtt.avg: source (rows) to destination (columns)'])
+    expect(texts(doc).slice(0, 3)).toEqual(['Network matrix', 'ping ping · Average round trip', 'ping ping · Average round trip: source (rows) to destination (columns)'])
     for (const text of cells) expect(texts(doc)).toContain(text.trim())
+  })
+})
+
+describe('chartSvg on the small multiples', () => {
+  it('draws the one legend above every small chart, side by side', () => {
+    render(<GroupedBarsGrid comparison={comparison} />)
+    const section = card('Baseline and variants side by side')
+    const doc = standalone(chartSvg(section, { title: 'Baseline and variants side by side', subtitle: 'Storage: primary metrics' }))
+    const all = texts(doc)
+    expect(all.slice(0, 4)).toEqual(['Baseline and variants side by side', 'Storage: primary metrics', 'host', GUEST])
+    // three small charts, each a plot of its own with its own ticks
+    const plots = [...doc.documentElement.children].filter((c) => c.localName === 'svg' && c.querySelector('rect'))
+    expect(plots.length).toBeGreaterThanOrEqual(3)
+    expect(all).toEqual(expect.arrayContaining(['30k op/s', '40 GiB/s']))
+    expect(chartSourceLine({ name: 'Twenty guests', createdAt: '2026-11-20T10:00:00Z', baseline: 'host', variants: Array.from({ length: 20 }, (_, i) => `guest-${i}`) })).toBe(
+      'Twenty guests · 20 Nov 2026 · host vs 20 variants'
+    )
   })
 })
 
@@ -254,7 +272,8 @@ describe('chartSvg on every chart of a run', () => {
   it.each([
     ['iozone: file size × record size', iozoneRun()],
     ['Host monitor: guest-visible and host-visible I/O', monitoredRun()]
-  ])('gives a standalone SVG of each card, its title first, with "%s" among them', (expected, doc) => {
+    // every card of a run, small multiples included: slow to draw in jsdom, so a longer timeout
+  ])('gives a standalone SVG of each card, its title first, with "%s" among them', { timeout: 20_000 }, (expected, doc) => {
     const { container } = render(<ChartsSection run={doc} comparison={compare(comparisonInputOf(doc))} />)
     const cards = [...container.querySelectorAll<HTMLElement>('section.charts-card')]
     const titles = cards.map((c) => c.querySelector('h3')!.textContent!)
@@ -424,10 +443,32 @@ describe('ChartImageMenu', () => {
     expect(downloads.map((d) => d.fileName)).toEqual(['loopback-quick-baseline-and-variants-side-by-side.svg'])
     expect(downloads[0]!.blob.type).toBe('image/svg+xml')
     const doc = standalone(await downloads[0]!.blob.text())
-    expect(texts(doc)).toEqual(expect.arrayContaining(['Baseline and variants side by side', '4 KiB random read · fio.read.iops', 'host', GUEST]))
+    expect(texts(doc)).toEqual(expect.arrayContaining(['Baseline and variants side by side', '4 KiB random read · Read IOPS', 'host', GUEST]))
     expect(screen.getByRole('status').textContent).toBe('')
     await user.tab()
     expect(document.activeElement).toBe(pngButton)
+  })
+
+  it('carries the run’s name, date and targets in the image, and a file name that tells two runs of a day apart', async () => {
+    const downloads = recordDownloads()
+    const user = userEvent.setup()
+    const source = chartSourceLine({ name: run.name, createdAt: run.createdAt, baseline: comparison.baseline, variants: comparison.variants })
+    expect(source).toBe(`Loopback quick comparison · 21 Nov 2026 · host vs ${GUEST}`)
+    render(
+      <ChartFileStemContext value={reportFileStem(run)}>
+        <ChartSourceContext value={source}>
+          <GroupedBarsChart comparison={comparison} />
+        </ChartSourceContext>
+      </ChartFileStemContext>
+    )
+    await user.click(screen.getByRole('button', { name: 'Save Baseline and variants side by side as SVG' }))
+    expect(downloads.map((d) => d.fileName)).toEqual([`virtbench-Loopback-quick-comparison-${run.id}-baseline-and-variants-side-by-side.svg`])
+    const lines = texts(standalone(await downloads[0]!.blob.text()))
+    expect(lines.slice(0, 3)).toEqual(['Baseline and variants side by side', '4 KiB random read · Read IOPS', source])
+    // a second run of that day, even of the same name, saves under another name
+    const later = { ...run, id: '20261121-131500-a1b2c3', createdAt: '2026-11-21T13:15:00.000Z' }
+    expect(reportFileStem(later)).not.toBe(reportFileStem(run))
+    expect(reportFileStem({ name: 'Example', createdAt: '2026-11-21T10:00:00Z', id: 'example-study-001' })).toBe('virtbench-Example-2026-11-21-example-study-001')
   })
 
   it('saves the chart as PNG', async () => {

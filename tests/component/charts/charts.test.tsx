@@ -38,10 +38,10 @@ describe('GroupedBarsChart', () => {
     const { container } = render(<GroupedBarsChart comparison={comparison} />)
     const section = card('Baseline and variants side by side')
     expect(within(section).getByRole('combobox', { name: 'Metric' })).toHaveProperty('value', 'fio-randread|fio.read.iops|op/s|higher')
-    const figure = within(section).getByRole('figure', { name: '4 KiB random read · fio.read.iops: baseline and variants' })
-    const table = within(figure).getByRole('table', { name: /fio\.read\.iops, the median of its repetitions/ })
+    const figure = within(section).getByRole('figure', { name: '4 KiB random read · Read IOPS: baseline and variants' })
+    const table = within(figure).getByRole('table', { name: /Read IOPS, the median of its repetitions/ })
     expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Labels', 'host', GUEST])
-    expect(tableRows(table)).toEqual([['fio.read.iops', '21.2k op/s', '21.8k op/s']])
+    expect(tableRows(table)).toEqual([['Read IOPS', '21.2k op/s', '21.8k op/s']])
     expect(within(table).getByText('21.2k op/s').getAttribute('title')).toBe('3 repetitions: 21.1k op/s, 21.2k op/s, 22.4k op/s')
     expect(container.querySelectorAll('.recharts-bar')).toHaveLength(2)
     expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(2)
@@ -58,7 +58,7 @@ describe('GroupedBarsChart', () => {
     await user.tab()
     expect(document.activeElement).toBe(select)
     await user.selectOptions(select, 'mbw|mbw.memcpy.bandwidth|B/s|higher')
-    const table = screen.getByRole('table', { name: /mbw\.memcpy\.bandwidth/ })
+    const table = screen.getByRole('table', { name: /Memcpy bandwidth/ })
     expect(tableRows(table).map((r) => r[0])).toEqual(['iteration=0', 'iteration=1', 'overall'])
     expect(tableRows(table)[2]).toEqual(['overall', '20.9 GiB/s', '22.5 GiB/s'])
     expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(6)
@@ -80,7 +80,7 @@ describe('GroupedBarsChart', () => {
     const partial: RunDocument = { ...run, jobs: run.jobs.filter((j) => !(j.testId === 'fio-randread' && j.side === GUEST)) }
     render(<GroupedBarsChart comparison={compare(comparisonInputOf(partial))} />)
     const table = screen.getByRole('table')
-    expect(tableRows(table)).toEqual([['fio.read.iops', '21.2k op/s', '—']])
+    expect(tableRows(table)).toEqual([['Read IOPS', '21.2k op/s', '—']])
     expect(within(table).getByText('—').getAttribute('title')).toBe(`not measured: no successful repetition on ${GUEST}`)
     expect(screen.getByText(`host: 21.2k op/s, ${GUEST}: not measured.`)).toBeTruthy()
   })
@@ -97,15 +97,15 @@ describe('RelativeChart', () => {
     // iterations are parts of that total). The repetitions ran interleaved, so each interval comes from the pairs: Student's t
     // (2 degrees of freedom) of the mean of the three log ratios, holding the figure shown times and divided by the same factor
     expect(tableRows(table)).toEqual([
-      ['4 KiB random read · fio.read.iops', '103.0 %', '92.7 % to 112.5 %', "can't tell", 'none'],
-      ['1 MiB sequential write · fio.write.bandwidth', '99.8 %', '78.1 % to 127.9 %', "can't tell", 'none'],
-      ['Latency: 200 x 512 B O_DIRECT writes · dd.lat.mean', '99.7 %', '88.1 % to 110.0 %', "can't tell", 'none'],
+      ['4 KiB random read · Read IOPS', '103.0 %', '92.7 % to 112.5 %', "can't tell", 'none'],
+      ['1 MiB sequential write · Write bandwidth', '99.8 %', '78.1 % to 127.9 %', "can't tell", 'none'],
+      ['Latency: 200 x 512 B O_DIRECT writes · Mean latency', '99.7 %', '88.1 % to 110.0 %', "can't tell", 'none'],
       // 100 %, 93.8 % and 100 % pair by pair: far narrower than the 50.4 % to 198.4 % of the two sides' spreads (Welch)
-      ['ping ping · ping.rtt.avg', '100.0 %', '89.2 % to 109.7 %', "can't tell", 'noisy'],
-      ['iperf3 iperf3 · iperf3.received.bandwidth (direction=target->peer)', '99.9 %', '77.0 % to 132.2 %', "can't tell", 'none'],
-      ['mbw mbw · mbw.memcpy.bandwidth', '107.7 %', '84.3 % to 128.8 %', "can't tell", 'noisy'],
-      ['mbw mbw · mbw.dumb.bandwidth', '93.2 %', '46.2 % to 179.8 %', "can't tell", 'noisy'],
-      ['mbw mbw · mbw.mcblock.bandwidth', '110.3 %', '92.1 % to 136.6 %', "can't tell", 'none']
+      ['ping ping · Average round trip', '100.0 %', '89.2 % to 109.7 %', "can't tell", 'noisy'],
+      ['iperf3 iperf3 · Received bandwidth (direction=target->peer)', '99.9 %', '77.0 % to 132.2 %', "can't tell", 'none'],
+      ['mbw mbw · Memcpy bandwidth', '107.7 %', '84.3 % to 128.8 %', "can't tell", 'noisy'],
+      ['mbw mbw · Plain loop copy bandwidth', '93.2 %', '46.2 % to 179.8 %', "can't tell", 'noisy'],
+      ['mbw mbw · Block memcpy bandwidth', '110.3 %', '92.1 % to 136.6 %', "can't tell", 'none']
     ])
     expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(8)
     expect(container.querySelectorAll('.recharts-reference-line')).toHaveLength(1)
@@ -155,7 +155,7 @@ describe('RelativeChart', () => {
     const { container } = render(<RelativeChart comparison={compare(comparisonInputOf(partial))} />)
     const rows = tableRows(screen.getByRole('table'))
     expect(rows).toHaveLength(8)
-    expect(rows[7]).toEqual(['4 KiB random read · fio.read.iops', '—', '—', 'not compared', ''])
+    expect(rows[7]).toEqual(['4 KiB random read · Read IOPS', '—', '—', 'not compared', ''])
     expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(7)
     expect(screen.getByText(`${GUEST} relative to host: 7 inconclusive of 7. 1 without a relative figure.`)).toBeTruthy()
   })
@@ -173,9 +173,9 @@ describe('RelativeChart', () => {
     const { container } = render(<RelativeChart comparison={compare(comparisonInputOf(once))} />)
     const rows = tableRows(screen.getByRole('table'))
     // 103.4 % from one value a side: no interval, so no verdict but "can't tell"
-    expect(rows[0]).toEqual(['4 KiB random read · fio.read.iops', `${((21780.21978 / 21055.944056) * 100).toFixed(1)} %`, '—', "can't tell", 'none'])
+    expect(rows[0]).toEqual(['4 KiB random read · Read IOPS', `${((21780.21978 / 21055.944056) * 100).toFixed(1)} %`, '—', "can't tell", 'none'])
     // both sides' one mean round trip read 19 µs: the same value, so the same
-    expect(rows.find((r) => r[0] === 'ping ping · ping.rtt.avg')).toEqual(['ping ping · ping.rtt.avg', '100.0 %', '—', 'same', 'none'])
+    expect(rows.find((r) => r[0] === 'ping ping · Average round trip')).toEqual(['ping ping · Average round trip', '100.0 %', '—', 'same', 'none'])
     expect(screen.getByText(`${GUEST} relative to host: 1 same, 7 inconclusive of 8.`)).toBeTruthy()
     expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(8)
     expect(container.querySelectorAll('.recharts-errorBar')).toHaveLength(0)
@@ -190,8 +190,8 @@ describe('LatencyChart', () => {
     const table = within(section).getByRole('table', { name: 'Latency per target (lower is better)' })
     const rows = tableRows(table)
     expect(rows).toHaveLength(8)
-    expect(rows[7]).toEqual(['ping ping · rtt avg', '19.0 µs', '19.0 µs'])
-    expect(rows[0]).toEqual(['4 KiB random read · read clat p50', '45.8 µs', '44.8 µs'])
+    expect(rows[7]).toEqual(['ping ping · Average round trip', '19.0 µs', '19.0 µs'])
+    expect(rows[0]).toEqual(['4 KiB random read · Read completion latency p50', '45.8 µs', '44.8 µs'])
     expect(container.querySelectorAll('.recharts-scatter')).toHaveLength(2)
     expect(container.querySelectorAll('.recharts-scatter-symbol')).toHaveLength(16)
   })
@@ -205,7 +205,7 @@ describe('NetworkMatrixHeatmap', () => {
     // bandwidth leads (iperf3's received bandwidth), then the other figures with the network-table role: ping's mean round trip
     const figure = within(section).getByRole('combobox', { name: 'Figure' }) as HTMLSelectElement
     expect([...figure.options].map((o) => o.value)).toEqual(['iperf3|iperf3.received.bandwidth|target->peer', 'ping|ping.rtt.avg|'])
-    const table = within(section).getByRole('table', { name: /iperf3\.received\.bandwidth \(target->peer\): source \(rows\) to destination \(columns\)/ })
+    const table = within(section).getByRole('table', { name: /Received bandwidth \(target->peer\): source \(rows\) to destination \(columns\)/ })
     expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['from ↓ to →', 'host', GUEST])
     expect(tableRows(table)).toEqual([
       ['host', '— (the same machine: not measured)', '29.1 Gbit/s'],
@@ -213,7 +213,7 @@ describe('NetworkMatrixHeatmap', () => {
     ])
     expect(within(table).getByText('29.1 Gbit/s').getAttribute('title')).toBe('3 repetitions: 29.1 Gbit/s, 27.8 Gbit/s, 30.5 Gbit/s')
     await user.selectOptions(figure, 'ping|ping.rtt.avg|')
-    expect(tableRows(within(section).getByRole('table', { name: /ping\.rtt\.avg: source \(rows\) to destination \(columns\)/ }))).toEqual([
+    expect(tableRows(within(section).getByRole('table', { name: /Average round trip: source \(rows\) to destination \(columns\)/ }))).toEqual([
       ['host', '— (the same machine: not measured)', '17.0 µs'],
       [GUEST, '29.0 µs', '— (the same machine: not measured)']
     ])
@@ -285,8 +285,8 @@ describe('ChartsSection', () => {
     const section = screen.getByRole('region', { name: 'Charts' })
     expect(within(section).getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
       'Baseline and variants side by side',
-      'Latency',
       'Relative to the baseline',
+      'Latency',
       'Network matrix',
       'Host monitor: guest-visible and host-visible I/O'
     ])

@@ -41,7 +41,7 @@ describe('metric choices', () => {
     expect(mbw.rows.map((r) => r.primary)).toEqual([false, false, true])
     expect(pick(choices, 'gone')?.key).toBe('fio-randread|fio.read.iops|op/s|higher')
     expect(pick(choices, mbw.key)).toBe(mbw)
-    expect(shortMetric('fio.read.clat.p99')).toBe('read clat p99')
+    expect(shortMetric('fio.read.clat.p99')).toBe('Read completion latency p99')
   })
 
   it('has none before anything was measured', () => {
@@ -69,7 +69,7 @@ describe('grouped bars', () => {
     ])
     expect(barRows(data)).toEqual([
       {
-        group: 'fio.read.iops',
+        group: 'Read IOPS',
         s0: 21153.846154,
         s0range: [21153.846154 - 21055.944056, 22376.623377 - 21153.846154],
         s1: 21780.21978,
@@ -112,7 +112,7 @@ describe('relative %', () => {
     expect(data.items).toHaveLength(1 + 1 + 1 + 1 + 1 + 3)
     expect(data.missing).toEqual([])
     const iops = data.items[0]!
-    expect(iops.label).toBe('4 KiB random read · fio.read.iops')
+    expect(iops.label).toBe('4 KiB random read · Read IOPS')
     expect(iops.pct).toBeCloseTo((21780.21978 / 21153.846154) * 100, 10)
     const cell = comparison.rows.find((r) => r.metric === 'fio.read.iops')!.cells[0]!
     expect(iops.ci95).toEqual(cell.ci95)
@@ -120,7 +120,7 @@ describe('relative %', () => {
     expect(iops.verdict).toBe(cell.verdict)
     expect(iops).not.toHaveProperty('withinNoise')
     // latency is inverted: baseline / variant
-    const dd = data.items.find((i) => i.label === 'Latency: 200 x 512 B O_DIRECT writes · dd.lat.mean')!
+    const dd = data.items.find((i) => i.label === 'Latency: 200 x 512 B O_DIRECT writes · Mean latency')!
     const hostDd = middle(rawValues(run, 'dd-latency', HOST, 'dd.lat.mean'))
     const guestDd = middle(rawValues(run, 'dd-latency', GUEST, 'dd.lat.mean'))
     expect(hostDd).toBeLessThan(guestDd)
@@ -132,7 +132,7 @@ describe('relative %', () => {
     expect(iops.pct + up).toBeCloseTo(iops.ci95![1], 10)
     const top = Math.max(...data.items.map((i) => Math.max(i.pct, i.ci95?.[1] ?? 0)))
     expect(relativeDomainMax(data.items)).toBe(Math.min(400, Math.ceil(top / 20) * 20))
-    expect(iops.short).toBe('4 KiB random read · read iops')
+    expect(iops.short).toBe('4 KiB random read · Read IOPS')
     expect(relativeTicks(120)).toEqual([0, 20, 40, 60, 80, 100, 120])
     expect(relativeTicks(320)).toEqual([0, 50, 100, 150, 200, 250, 300])
   })
@@ -164,14 +164,14 @@ describe('latency', () => {
   it('takes fio clat p50/p99 and lat mean, dd and ping latency, per target', () => {
     const data = latencyData(comparison)
     expect(data.groups.map((g) => g.label)).toEqual([
-      '4 KiB random read · read clat p50',
-      '4 KiB random read · read clat p99',
-      '4 KiB random read · read lat mean',
-      '1 MiB sequential write · write clat p50',
-      '1 MiB sequential write · write clat p99',
-      '1 MiB sequential write · write lat mean',
-      'Latency: 200 x 512 B O_DIRECT writes · lat mean',
-      'ping ping · rtt avg'
+      '4 KiB random read · Read completion latency p50',
+      '4 KiB random read · Read completion latency p99',
+      '4 KiB random read · Mean read latency',
+      '1 MiB sequential write · Write completion latency p50',
+      '1 MiB sequential write · Write completion latency p99',
+      '1 MiB sequential write · Mean write latency',
+      'Latency: 200 x 512 B O_DIRECT writes · Mean latency',
+      'ping ping · Average round trip'
     ])
     const ping = data.groups[7]!
     expect(ping.points[0]!.value).toBe(middle(rawValues(run, 'ping', HOST, 'ping.rtt.avg')))
@@ -298,9 +298,9 @@ describe('iozone', () => {
 
 describe('available charts', () => {
   it('offers only the charts the run has data for', () => {
-    expect(availableCharts(run, comparison)).toEqual(['grouped-bars', 'latency', 'relative', 'network-matrix', 'monitor'])
-    expect(availableCharts(iozoneRun(), compare(comparisonInputOf(iozoneRun())))).toEqual(['grouped-bars', 'latency', 'relative', 'network-matrix', 'monitor', 'iozone'])
-    expect(availableCharts(undefined, comparison)).toEqual(['grouped-bars', 'latency', 'relative'])
+    expect(availableCharts(run, comparison)).toEqual(['grouped-bars', 'relative', 'latency', 'network-matrix', 'monitor'])
+    expect(availableCharts(iozoneRun(), compare(comparisonInputOf(iozoneRun())))).toEqual(['grouped-bars', 'relative', 'latency', 'network-matrix', 'monitor', 'iozone'])
+    expect(availableCharts(undefined, comparison)).toEqual(['grouped-bars', 'relative', 'latency'])
   })
 
   it('draws no chart that needs a role from a run without metric definitions (one main has not described)', () => {

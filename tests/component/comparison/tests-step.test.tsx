@@ -84,6 +84,11 @@ describe('wizard step 3: tests', () => {
     expect(isChecked(within(test).getByLabelText('direct'))).toBe(true)
     expect((within(test).getByLabelText(/ramp time/) as HTMLInputElement).value).toBe('')
     expect(within(test).queryByLabelText('device')).toBeNull()
+    // people's words for the schema's names: "ramp time", never "ramp time rampTime"; the tool's name on hover
+    const rampTime = within(test).getByLabelText('ramp time')
+    expect(document.querySelector(`label[for="${rampTime.id}"]`)?.textContent).toBe('ramp time')
+    expect(within(test).getByText('ramp time').getAttribute('title')).toBe("rampTime (the tool's parameter)")
+    expect(within(test).queryByText(/\(null\)/)).toBeNull()
     expect(description(within(test).getByLabelText('bs'))).toBe('Block size of each I/O, like 4k or 1m. Default: 4k.')
 
     const bs = within(test).getByLabelText('bs')
@@ -96,7 +101,7 @@ describe('wizard step 3: tests', () => {
 
     await user.clear(within(test).getByLabelText('iodepth'))
     await user.type(within(test).getByLabelText('iodepth'), '32')
-    await user.click(within(test).getByRole('checkbox', { name: 'none (null)' }))
+    await user.click(within(test).getByRole('checkbox', { name: 'No runtime' }))
     await user.clear(bs)
     await user.type(bs, '8k')
     await user.type(within(test).getByLabelText('Repetitions'), '5')

@@ -37,7 +37,8 @@ describe('runs:report', () => {
     const result = await call(api, 'runs:report', { id, options: { paper: 'letter', author: 'Capacity planning' } })
     expect(result.ok, JSON.stringify(result)).toBe(true)
     const value = (result as { value: { fileName: string; pdf: string; bytes: number; pages?: number; charts: number } }).value
-    expect(value.fileName).toMatch(/^virtbench-.+-\d{4}-\d{2}-\d{2}\.pdf$/)
+    // the run's name, date and id: two runs of one day never share a file name
+    expect(value.fileName).toMatch(/^virtbench-.+-\d{4}-\d{2}-\d{2}-example-study-001\.pdf$/)
     const file = path.join(dataDir, value.fileName)
     await fs.writeFile(file, Buffer.from(value.pdf, 'base64'))
     expect((await fs.stat(file)).size).toBe(value.bytes)

@@ -7,8 +7,8 @@ import { matrixGrids } from './network-matrix'
 import { relativeViews } from './relative'
 import { metricChoices } from './rows'
 
-/** In the order the results show them: two narrow cards side by side, the wide ones across. */
-export const CHART_KINDS = ['grouped-bars', 'latency', 'relative', 'network-matrix', 'monitor', 'iozone'] as const
+/** In the order the results show them: the wide ones across first, then the narrow cards side by side. */
+export const CHART_KINDS = ['grouped-bars', 'relative', 'latency', 'network-matrix', 'monitor', 'iozone'] as const
 export type ChartKind = (typeof CHART_KINDS)[number]
 
 /** The charts there is data for, in the order the results show them. */

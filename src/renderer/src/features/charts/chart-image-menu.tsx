@@ -13,12 +13,15 @@ export function ChartImageMenu({
   cardRef,
   title,
   fileStem,
+  source = '',
   shown
 }: {
   /** The chart's card (ChartCard's section). */
   cardRef: RefObject<HTMLElement | null>
   title: string
   fileStem: string
+  /** Where the chart comes from (run, date, targets): a line under the title of the image. */
+  source?: string
   /** What the card's controls have chosen, in words (ChartCard's `shown`); by default the selected options. */
   shown?: string
 }): ReactElement {
@@ -35,7 +38,7 @@ export function ChartImageMenu({
     }
     setBusy(format)
     try {
-      const svg = chartSvg(card, shown ? { title, subtitle: shown } : { title })
+      const svg = chartSvg(card, { title, ...(shown ? { subtitle: shown } : {}), ...(source ? { source } : {}) })
       const fileName = chartFileName(fileStem, title, format)
       if (format === 'svg') downloadText(fileName, svg, 'image/svg+xml')
       else downloadBlob(fileName, await chartPng(svg))

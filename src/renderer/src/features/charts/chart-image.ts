@@ -23,6 +23,8 @@ export interface ChartSvgOptions {
   title: string
   /** What the card's controls have chosen, in words; by default the selected option of each select. */
   subtitle?: string
+  /** Where it comes from (run name, date, targets): a muted line under the subtitle. */
+  source?: string
   /** The colours of the image: light (on white) whatever the screen shows. */
   theme?: 'light'
 }
@@ -84,9 +86,12 @@ interface Block {
 
 function buildSvg(card: HTMLElement, options: ChartSvgOptions): string {
   const ctx = readingContext(card)
-  const blocks = [...card.querySelectorAll<HTMLElement>('.recharts-wrapper, table.charts-heat')].map((el) =>
-    el.localName === 'table' ? heatTableBlock(el as HTMLTableElement, ctx) : rechartsBlock(el, ctx)
-  )
+  const multiples = card.querySelector<HTMLElement>('.charts-multiples')
+  const blocks = multiples
+    ? multiplesBlocks(card, multiples, ctx)
+    : [...card.querySelectorAll<HTMLElement>('.recharts-wrapper, table.charts-heat')].map((el) =>
+        el.localName === 'table' ? heatTableBlock(el as HTMLTableElement, ctx) : rechartsBlock(el, ctx)
+      )
   const drawn = blocks.filter((b): b is Block => b !== undefined)
   if (drawn.length === 0) throw new Error(`"${options.title}" has no chart drawn yet, so there is nothing to save.`)
 
@@ -104,6 +109,12 @@ function buildSvg(card: HTMLElement, options: ChartSvgOptions): string {
     for (const line of wrapText(subtitle, contentWidth, 13, 400, ctx.measure)) {
       parts.push(textEl(line, PAD, y + 14, { size: 13, colour: muted }))
       y += 18
+    }
+  }
+  if (options.source) {
+    for (const line of wrapText(options.source, contentWidth, 12, 400, ctx.measure)) {
+      parts.push(textEl(line, PAD, y + 13, { size: 12, colour: muted }))
+      y += 16
     }
   }
   y += 8
@@ -696,6 +707,41 @@ function iconSvg(icon: SVGSVGElement, x: number, y: number, size: number, ctx: R
   const width = parseFloat(icon.getAttribute('width') ?? '') || size
   const height = parseFloat(icon.getAttribute('height') ?? '') || size
   return convert(icon, ctx.base.style, ctx.base.out, ctx, { x, y: y + (size - height) / 2, width, height })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small multiples: the card's one legend above its small charts, in a grid of up to three columns
+
+const MULTIPLES_COLUMNS = 3
+
+function multiplesBlocks(card: HTMLElement, grid: HTMLElement, ctx: ReadingContext): (Block | undefined)[] {
+  const charts = [...grid.querySelectorAll<HTMLElement>('.recharts-wrapper')].map((el) => rechartsBlock(el, ctx)).filter((b): b is Block => b !== undefined)
+  if (charts.length === 0) return []
+  const columns = Math.min(MULTIPLES_COLUMNS, charts.length)
+  const cell = Math.max(...charts.map((b) => b.width))
+  const width = columns * cell + (columns - 1) * GAP
+  const rows: Block[][] = []
+  charts.forEach((b, i) => (i % columns === 0 ? rows.push([b]) : rows[rows.length - 1]!.push(b)))
+  const heights = rows.map((row) => Math.max(...row.map((b) => b.height)))
+  const gridBlock: Block = {
+    width,
+    height: heights.reduce((a, h) => a + h, 0) + (rows.length - 1) * GAP,
+    draw(x, y) {
+      let top = y
+      return rows
+        .map((row, r) => {
+          const out = row.map((b, c) => b.draw(x + c * (cell + GAP), top)).join('\n')
+          top += heights[r]! + GAP
+          return out
+        })
+        .join('\n')
+    }
+  }
+  const legendList = card.querySelector<HTMLElement>('.charts-multiples-legend')
+  const items = legendList ? legendItems(legendList, ctx) : []
+  if (items.length === 0) return [gridBlock]
+  const legend = layoutLegend(items, width, ctx)
+  return [{ width, height: legend.height, draw: (x, y) => legend.draw(x, y) }, gridBlock]
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
-import { cloneElement, createContext, useContext, useId, useRef, useState, type ReactElement, type ReactNode } from 'react'
+import { cloneElement, createContext, useContext, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react'
 import { ResponsiveContainer } from 'recharts'
 import type { Unit } from '../../../../shared/model/sample'
 import { formatValue } from '../../../../shared/format'
 import { ChartImageMenu } from './chart-image-menu'
+import { watchMeasurementSpan } from './measurement-span'
 import { AXIS_COLOUR, colourOf, GRID_COLOUR, patternOf, TEXT_COLOUR, type SeriesPattern } from './palette'
 import './charts.css'
 
@@ -22,8 +23,25 @@ export function useChartPrint(): ChartPrintMode | undefined {
   return useContext(ChartPrintContext)
 }
 
-/** The start of saved chart images' file names (the run's name); set by the page showing the charts. */
+/** The start of saved chart images' file names (the run's name and id); set by the page showing the charts. */
 export const ChartFileStemContext = createContext('virtbench')
+
+/**
+ * The line saved chart images carry under their title, so a picture pasted into a slide still
+ * says where it came from: "Loopback quick comparison · 21 Nov 2026 · host vs guest (cache=none)".
+ * Set by the page showing the charts (chartSourceLine); empty where no run is known.
+ */
+export const ChartSourceContext = createContext('')
+
+/** "<run name> · <date> · <baseline> vs <variants>" for a run's chart images. */
+export function chartSourceLine(run: { name: string; createdAt: string; baseline: string; variants: readonly string[] }): string {
+  const date = new Date(run.createdAt)
+  const day = Number.isNaN(date.getTime()) ? run.createdAt.slice(0, 10) : date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+  // a few targets by name; more are counted (the image's legend names them)
+  const hosts =
+    run.variants.length === 0 ? run.baseline : run.variants.length <= 3 ? `${run.baseline} vs ${run.variants.join(', ')}` : `${run.baseline} vs ${run.variants.length} variants`
+  return [run.name, day, hosts].filter(Boolean).join(' · ')
+}
 
 /** A chart's card: its title, one line on how to read it, the controls and the chart. */
 export function ChartCard({
@@ -47,12 +65,13 @@ export function ChartCard({
   const print = useChartPrint()
   const ref = useRef<HTMLElement>(null)
   const fileStem = useContext(ChartFileStemContext)
+  const source = useContext(ChartSourceContext)
   const classes = ['card', 'charts-card', wide ? 'charts-card-wide' : '', print ? 'charts-card-print' : ''].filter(Boolean).join(' ')
   return (
     <section ref={ref} className={classes} aria-labelledby={`${id}-title`}>
       <div className="charts-card-head">
         <h3 id={`${id}-title`}>{title}</h3>
-        {print ? null : <ChartImageMenu cardRef={ref} title={title} fileStem={fileStem} {...(shown !== undefined ? { shown } : {})} />}
+        {print ? null : <ChartImageMenu cardRef={ref} title={title} fileStem={fileStem} source={source} {...(shown !== undefined ? { shown } : {})} />}
       </div>
       {print && shown ? <p className="charts-shown">{shown}</p> : null}
       <p className="charts-how">{howToRead}</p>
@@ -84,6 +103,7 @@ export function ChartFigure({
 }): ReactElement {
   const id = useId()
   const print = useChartPrint()
+  useEffect(() => watchMeasurementSpan(), [])
   return (
     <figure className="charts-figure" aria-label={name} aria-describedby={`${id}-summary`}>
       <div className="charts-plot" style={print ? { height, width: print.width } : { height }} aria-hidden="true">

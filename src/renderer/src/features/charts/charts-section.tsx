@@ -1,7 +1,7 @@
 import { useId, useMemo, type ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
-import { GroupedBarsChart } from './grouped-bars-chart'
+import { GroupedBarsGrid } from './grouped-bars-grid'
 import { IozoneHeatmap } from './iozone-heatmap'
 import { LatencyChart } from './latency-chart'
 import { MonitorSeriesChart } from './monitor-series-chart'
@@ -18,7 +18,7 @@ export function ChartsSection({ run, comparison }: { run: RunDocument; compariso
   const chart = (kind: ChartKind): ReactElement => {
     switch (kind) {
       case 'grouped-bars':
-        return <GroupedBarsChart key={kind} comparison={comparison} />
+        return <GroupedBarsGrid key={kind} comparison={comparison} />
       case 'relative':
         return <RelativeChart key={kind} comparison={comparison} />
       case 'latency':
@@ -48,7 +48,7 @@ export function ComparisonCharts({ comparison }: { comparison: Comparison }): Re
     <section className="charts-section" aria-labelledby={id}>
       <h2 id={id}>Charts</h2>
       <div className="charts-grid">
-        {kinds.includes('grouped-bars') ? <GroupedBarsChart comparison={comparison} /> : null}
+        {kinds.includes('grouped-bars') ? <GroupedBarsGrid comparison={comparison} /> : null}
         {kinds.includes('relative') ? <RelativeChart comparison={comparison} /> : null}
       </div>
     </section>

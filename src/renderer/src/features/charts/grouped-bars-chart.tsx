@@ -2,7 +2,8 @@ import { useMemo, useState, type ReactElement } from 'react'
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Comparison } from '../../../../shared/model/comparison'
 import { formatValue } from '../../../../shared/format'
-import { absent, AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, figureCell, GRID_PROPS, LEGEND_PROPS, patternFill, SeriesPatterns, tickOf, TOOLTIP_PROPS, useSvgId } from './chart-parts'
+import { absent, AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, figureCell, GRID_PROPS, LEGEND_PROPS, patternFill, SeriesPatterns, TOOLTIP_PROPS, useSvgId } from './chart-parts'
+import { linearAxis } from './axis-ticks'
 import { barRows, groupedBarsData, type GroupedBarsData } from './grouped-bars'
 import { MARK_STROKE, TEXT_COLOUR } from './palette'
 import { aggregateWords, metricChoices, pick } from './rows'
@@ -18,6 +19,7 @@ export function GroupedBarsChart({ comparison, metric }: { comparison: Compariso
   if (!choice) return null
   const data = groupedBarsData(comparison, choice)
   const rows = barRows(data)
+  const axis = linearAxis(data.unit, Math.max(0, ...data.groups.flatMap((g) => g.points.map((p) => (p ? Math.max(p.value, p.max) : 0)))))
   const better = data.better === 'higher' ? 'Higher is better' : 'Lower is better'
   return (
     <ChartCard
@@ -41,7 +43,7 @@ export function GroupedBarsChart({ comparison, metric }: { comparison: Compariso
         <BarChart data={rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
           <CartesianGrid vertical={false} {...GRID_PROPS} />
           <XAxis dataKey="group" {...AXIS_PROPS} />
-          <YAxis tickFormatter={tickOf(data.unit)} width={84} {...AXIS_PROPS} />
+          <YAxis domain={[0, axis.top]} ticks={axis.ticks} interval={0} tickFormatter={axis.format} width={88} {...AXIS_PROPS} />
           <Tooltip formatter={(value) => formatValue(Number(value), data.unit)} {...TOOLTIP_PROPS} />
           <Legend {...LEGEND_PROPS} />
           {data.series.map((s) => (

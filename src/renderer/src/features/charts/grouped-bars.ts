@@ -1,7 +1,7 @@
 import type { Comparison, SeriesStats } from '../../../../shared/model/comparison'
 import type { Aggregate } from '../../../../shared/model/tool-ids'
 import type { Better, Unit } from '../../../../shared/model/sample'
-import { labelsText, seriesOf, statsOf, type ChartSeries, type MetricChoice } from './rows'
+import { labelsText, seriesOf, shortMetric, statsOf, type ChartSeries, type MetricChoice } from './rows'
 
 /** One bar: the figure compared (the test's aggregate) and the range of the repetitions. */
 export interface BarPoint {
@@ -41,7 +41,7 @@ export function groupedBarsData(comparison: Comparison, choice: MetricChoice): G
   const groups = choice.rows.map((row) => {
     const text = labelsText(row.labels)
     return {
-      label: text || (choice.rows.length > 1 ? 'overall' : choice.metric),
+      label: text || (choice.rows.length > 1 ? 'overall' : shortMetric(choice.metric)),
       points: series.map((s) => pointOf(statsOf(row, s.index)))
     }
   })

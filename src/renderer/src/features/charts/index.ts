@@ -1,11 +1,12 @@
 /** The charts of a run's results (recharts; colours from palette.ts). */
 export { ChartsSection, ComparisonCharts } from './charts-section'
 export { GroupedBarsChart } from './grouped-bars-chart'
+export { GroupedBarsGrid } from './grouped-bars-grid'
 export { RelativeChart } from './relative-chart'
 export { LatencyChart } from './latency-chart'
 export { NetworkMatrixHeatmap } from './network-matrix-heatmap'
 export { MonitorSeriesChart } from './monitor-series-chart'
 export { IozoneHeatmap } from './iozone-heatmap'
 export { availableCharts, type ChartKind } from './available'
-export { ChartFileStemContext, ChartPrintContext, type ChartPrintMode } from './chart-parts'
+export { chartSourceLine, ChartFileStemContext, ChartPrintContext, ChartSourceContext, type ChartPrintMode } from './chart-parts'
 export * from './palette'

@@ -3,6 +3,7 @@ import { CartesianGrid, ErrorBar, Legend, Scatter, ScatterChart, Tooltip, XAxis,
 import type { Comparison } from '../../../../shared/model/comparison'
 import { formatValue } from '../../../../shared/format'
 import { absent, AXIS_PROPS, ChartCard, ChartFigure, figureCell, GRID_PROPS, LEGEND_PROPS, TOOLTIP_PROPS, type DataTableProps } from './chart-parts'
+import { linearAxis, logAxis, logTickFormat } from './axis-ticks'
 import { latencyData, type LatencyData } from './latency'
 import { colourOf, markerOf, MARK_STROKE, TEXT_COLOUR } from './palette'
 
@@ -36,8 +37,18 @@ export function LatencyChart({ comparison }: { comparison: Comparison }): ReactE
   const series = latencyPoints(data)
   const labels = data.groups.map((g) => g.label)
   const height = latencyHeight(data.groups.length, data.series.length)
+  const ends = data.groups.flatMap((g) => g.points.flatMap((p) => (p ? [p.min, p.max, p.value] : [])))
+  const axis =
+    data.scale === 'log'
+      ? { ...logAxis(Math.min(...ends), Math.max(...ends)), format: logTickFormat('s') }
+      : (() => {
+          const linear = linearAxis('s', Math.max(...ends))
+          return { ticks: linear.ticks, domain: [0, linear.top] as [number, number], format: linear.format }
+        })()
   return (
     <ChartCard
+      // many targets or figures need the whole row: the markers, the ticks and the legend
+      wide={data.series.length > 4 || data.groups.length > 10}
       title="Latency"
       howToRead={`Lower is better. One marker per target; the line through it spans the lowest to highest repetition.${data.scale === 'log' ? ' The axis is logarithmic: the latencies span a wide range.' : ''}`}
     >
@@ -49,8 +60,11 @@ export function LatencyChart({ comparison }: { comparison: Comparison }): ReactE
             dataKey="value"
             name="Latency"
             scale={data.scale}
-            domain={data.scale === 'log' ? ['auto', 'auto'] : [0, 'auto']}
-            tickFormatter={(v: number) => formatValue(v, 's')}
+            domain={axis.domain}
+            ticks={axis.ticks}
+            interval={0}
+            allowDataOverflow
+            tickFormatter={axis.format}
             {...AXIS_PROPS}
           />
           <YAxis

@@ -3,7 +3,8 @@ import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Tooltip, X
 import type { RunDocument } from '../../../../shared/model/run'
 import type { Unit } from '../../../../shared/model/sample'
 import { formatValue } from '../../../../shared/format'
-import { AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, figureCell, GRID_PROPS, LEGEND_PROPS, patternFill, SeriesPatterns, tickOf, TOOLTIP_PROPS, useSvgId, type DataTableProps } from './chart-parts'
+import { linearAxis } from './axis-ticks'
+import { AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, figureCell, GRID_PROPS, LEGEND_PROPS, patternFill, SeriesPatterns, TOOLTIP_PROPS, useSvgId, type DataTableProps } from './chart-parts'
 import { defaultMeasure, defaultMonitorJob, MONITOR_MEASURES, monitorJobs, monitorSources, monitorView, type MonitorMeasure, type MonitorView } from './monitor'
 import { colourOf, dashOf, markerOf, MARK_STROKE } from './palette'
 
@@ -27,6 +28,11 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
   const measure = MONITOR_MEASURES.find((m) => m.key === measureKey) ?? MONITOR_MEASURES.find((m) => m.key === defaultMeasure(sources))!
   const view = monitorView(sources, measure.key)
   const name = `${measure.label} during ${choice.label}`
+  const peak =
+    view.mode === 'series'
+      ? Math.max(0, ...view.rows.flatMap((r) => view.sources.map((s) => Number(r[s.key] ?? 0))))
+      : Math.max(0, ...view.bars.map((b) => b.value))
+  const axis = linearAxis(measure.unit, peak)
   return (
     <ChartCard
       title="Host monitor: guest-visible and host-visible I/O"
@@ -45,7 +51,7 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
           <LineChart data={view.rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
             <CartesianGrid {...GRID_PROPS} />
             <XAxis type="number" dataKey="at" domain={['dataMin', 'dataMax']} tickFormatter={(v: number) => `${v} s`} {...AXIS_PROPS} />
-            <YAxis tickFormatter={tickOf(measure.unit)} width={84} {...AXIS_PROPS} />
+            <YAxis domain={[0, axis.top]} ticks={axis.ticks} interval={0} tickFormatter={axis.format} width={88} {...AXIS_PROPS} />
             <Tooltip {...TOOLTIP_PROPS} cursor={{ stroke: 'var(--border)' }} labelFormatter={(v) => `${String(v)} s`} formatter={(value) => formatValue(Number(value), measure.unit)} />
             <Legend {...LEGEND_PROPS} />
             {view.sources.map((s) => (
@@ -67,7 +73,7 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
           <BarChart data={view.bars} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
             <CartesianGrid vertical={false} {...GRID_PROPS} />
             <XAxis dataKey="name" interval={0} {...AXIS_PROPS} />
-            <YAxis tickFormatter={tickOf(measure.unit)} width={84} {...AXIS_PROPS} />
+            <YAxis domain={[0, axis.top]} ticks={axis.ticks} interval={0} tickFormatter={axis.format} width={88} {...AXIS_PROPS} />
             <Tooltip {...TOOLTIP_PROPS} formatter={(value) => formatValue(Number(value), measure.unit)} />
             <Bar dataKey="value" name={measure.label} stroke={MARK_STROKE} isAnimationActive={false} maxBarSize={72}>
               {view.bars.map((_, i) => (

@@ -2,6 +2,7 @@ import type { RunDocument } from '../../../../shared/model/run'
 import type { Aggregate } from '../../../../shared/model/tool-ids'
 import type { Better, Unit } from '../../../../shared/model/sample'
 import { networkMatrices, type NetworkMatrix } from '../../../../shared/network-tables'
+import { shortMetric } from './rows'
 import { runMetrics } from '../../../../shared/run-metrics'
 
 /**
@@ -54,7 +55,7 @@ function gridOf(m: NetworkMatrix): MatrixGrid {
   const direction = m.direction ? ` (${m.direction})` : ''
   return {
     key: [m.testId, m.metric, m.direction ?? ''].join('|'),
-    label: `${m.testTitle} · ${m.metric}${direction}`,
+    label: `${m.testTitle} · ${shortMetric(m.metric)}${direction}`,
     testTitle: m.testTitle,
     metric: m.metric,
     ...(m.direction !== undefined ? { direction: m.direction } : {}),

@@ -28,9 +28,9 @@ function ColumnLabel(props: { y?: number | string; height?: number | string; val
 }
 
 /** The bar's label: figure, sign and verdict; an arrow when the bar runs off the axis. */
-export function relativeLabel(item: Pick<RelativeItem, 'pct' | 'verdict'>): string {
+export function relativeLabel(item: Pick<RelativeItem, 'pct' | 'verdict'>, max: number = RELATIVE_AXIS_CAP): string {
   const tone = relativeColour(item.pct, item.verdict)
-  const over = item.pct > RELATIVE_AXIS_CAP ? '▶ ' : ''
+  const over = item.pct > max ? '▶ ' : ''
   return `${over}${formatPct(item.pct)} ${tone?.symbol ?? ''} ${VERDICT_WORDS[item.verdict]}`.replace(/ +/g, ' ').trim()
 }
 
@@ -44,8 +44,8 @@ export function RelativeChart({ comparison, view: initial }: { comparison: Compa
   const view = views.find((v) => v.key === selected) ?? views[0]
   if (!view) return null
   const data = relativeData(comparison, view)
-  const rows = relativeRows(data.items).map((row, i) => ({ ...row, text: relativeLabel(data.items[i]!) }))
   const max = relativeDomainMax(data.items)
+  const rows = relativeRows(data.items, max).map((row, i) => ({ ...row, text: relativeLabel(data.items[i]!, max) }))
   return (
     <ChartCard
       wide
@@ -69,7 +69,7 @@ export function RelativeChart({ comparison, view: initial }: { comparison: Compa
           <CartesianGrid horizontal={false} {...GRID_PROPS} />
           <XAxis type="number" domain={[0, max]} ticks={relativeTicks(max)} allowDataOverflow tickFormatter={(v: number) => formatPct(v)} {...AXIS_PROPS} />
           <YAxis type="category" dataKey="label" width={280} interval={0} {...AXIS_PROPS} />
-          <Tooltip formatter={(value) => formatPct(Number(value), 1)} {...TOOLTIP_PROPS} />
+          <Tooltip formatter={(value, _name, entry) => formatPct(Number((entry.payload as { value?: number } | undefined)?.value ?? value), 1)} {...TOOLTIP_PROPS} />
           <ReferenceLine x={100} stroke={REFERENCE_COLOUR} strokeWidth={1.5} strokeDasharray="4 3" ifOverflow="extendDomain" label={{ value: '100 %', position: 'top', fill: TEXT_COLOUR, fontSize: 12 }} />
           <Bar dataKey="pct" name="Relative %" isAnimationActive={false} stroke={MARK_STROKE} barSize={18}>
             {data.items.map((item, i) => (

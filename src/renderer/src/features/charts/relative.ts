@@ -50,7 +50,7 @@ export function relativeData(comparison: Comparison, view: RelativeView): Relati
     const index = comparison.variants.indexOf(variant)
     for (const row of leadingRows(comparison)) {
       const labels = labelsText(row.labels)
-      const label = `${row.testTitle} · ${row.metric}${labels ? ` (${labels})` : ''}`
+      const label = `${row.testTitle} · ${shortMetric(row.metric)}${labels ? ` (${labels})` : ''}`
       const short = `${row.testTitle} · ${shortMetric(row.metric)}${labels ? ` (${labels})` : ''}`
       const cell = row.cells[index]
       if (cell?.relativePct === undefined) {
@@ -93,14 +93,22 @@ function itemOf(
 
 /**
  * Rows for recharts: `pct` and `ci` (distances from the figure to the interval's ends, so the
- * error bar's ends sit exactly on the interval); no `ci` without an interval.
+ * error bar's ends sit exactly on the interval); no `ci` without an interval. Bars and whiskers
+ * stop at the axis end `max` (recharts does not clip error bars: one past the end would run
+ * through the figures written right of the plot); `value` keeps the true figure for the tooltip,
+ * and the labels and the table say it in full.
  */
-export function relativeRows(items: readonly RelativeItem[]): Record<string, unknown>[] {
-  return items.map((item) => ({
-    label: item.short,
-    pct: item.pct,
-    ...(item.ci95 ? { ci: [item.pct - item.ci95[0], item.ci95[1] - item.pct] } : {})
-  }))
+export function relativeRows(items: readonly RelativeItem[], max: number = RELATIVE_AXIS_CAP): Record<string, unknown>[] {
+  const clamp = (v: number): number => Math.min(max, Math.max(0, v))
+  return items.map((item) => {
+    const drawn = clamp(item.pct)
+    return {
+      label: item.short,
+      pct: drawn,
+      value: item.pct,
+      ...(item.ci95 ? { ci: [drawn - clamp(item.ci95[0]), clamp(item.ci95[1]) - drawn] } : {})
+    }
+  })
 }
 
 /** Beyond this the axis stops (a 1500 % interval would flatten every other bar); labels keep the true figure. */

@@ -1,5 +1,6 @@
 import type { Comparison, ComparisonRow, SeriesStats } from '../../../../shared/model/comparison'
-import type { Better, Unit } from '../../../../shared/model/sample'
+import type { Better, MetricCategory, Unit } from '../../../../shared/model/sample'
+import { metricName } from '../../lib/metric-name'
 
 /**
  * Shared pieces of the charts' data preparation: how a row is named, and the series of a
@@ -13,10 +14,9 @@ export function labelsText(labels: Record<string, string>): string {
     .join(', ')
 }
 
-/** A metric without its tool's prefix, as words: "fio.read.clat.p99" gives "read clat p99". */
+/** A metric in people's words, without its tool's prefix: "fio.read.clat.p99" gives "Read completion latency p99". */
 export function shortMetric(metric: string): string {
-  const parts = metric.split('.')
-  return (parts.length > 1 ? parts.slice(1) : parts).join(' ')
+  return metricName(metric)
 }
 
 /** One series of a chart: the baseline (index 0) or a variant (1..n). */
@@ -45,10 +45,12 @@ export interface MetricChoice {
   metric: string
   unit: Unit
   better: Better
+  /** storage, network, cpu or memory, from the run's metric definitions; undefined when not known. */
+  category?: MetricCategory
   /** A primary figure of its test (src/shared/run-metrics.ts). */
   headline: boolean
   rows: ComparisonRow[]
-  /** "4 KiB random read · fio.read.iops" */
+  /** "4 KiB random read · Read IOPS" (the id is `metric`) */
   label: string
 }
 
@@ -66,9 +68,10 @@ export function metricChoices(comparison: Comparison): MetricChoice[] {
         metric: row.metric,
         unit: row.unit,
         better: row.better,
+        ...(row.category ? { category: row.category } : {}),
         headline: false,
         rows: [],
-        label: `${row.testTitle} · ${row.metric}`
+        label: `${row.testTitle} · ${metricName(row.metric)}`
       }
       byKey.set(key, choice)
     }

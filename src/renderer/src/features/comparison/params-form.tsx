@@ -151,12 +151,8 @@ function ParamField({
   const { control, nullable } = controlOf(prop)
   const id = fieldId(path)
   const nullId = useId()
-  const label = (
-    <>
-      {humanField(name)}
-      {humanField(name) === name ? null : <span className="mono muted wiz-param-key"> {name}</span>}
-    </>
-  )
+  // People's words; the tool's own name of the parameter (timeBased) on demand, in the title
+  const label = humanField(name) === name ? <>{name}</> : <span title={`${name} (the tool's parameter)`}>{humanField(name)}</span>
   const described = prop.description ? (/[.!?)]$/.test(prop.description) ? prop.description : `${prop.description}.`) : undefined
   const hint = [described, prop.default !== undefined ? `Default: ${displayOf(prop.default) || 'none'}.` : undefined].filter(Boolean).join(' ')
   const describedBy = describedByOf(id, error, hint)
@@ -286,7 +282,7 @@ function ParamField({
       {nullable ? (
         <label className="check wiz-param-null" htmlFor={nullId}>
           <input id={nullId} type="checkbox" checked={isNull} onChange={(e) => onChange(e.target.checked ? null : prop.default === null ? undefined : prop.default)} />
-          <span>none (null)</span>
+          <span>No {humanField(name)}</span>
         </label>
       ) : null}
       <FieldMessages id={id} error={error} hint={hint} />

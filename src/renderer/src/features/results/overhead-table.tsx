@@ -18,6 +18,7 @@ import {
   pctText,
   rowKey
 } from './cell-text'
+import { metricName } from '../../lib/metric-name'
 import { relativeTone } from '../charts/palette'
 import { FLAG_SHORT, FLAG_TITLE } from './flag-text'
 import { FlagExplanation, FlagIcon } from './flags'
@@ -60,7 +61,9 @@ export function OverheadTable({
   pendingTests = NO_PENDING
 }: OverheadTableProps): ReactElement {
   const [showAll, setShowAll] = useState(allMetrics)
+  const [showIds, setShowIds] = useState(false)
   const toggleId = useId()
+  const idsToggleId = useId()
   const leadingCount = useMemo(() => leadingRows(comparison).length, [comparison])
   const groups = useMemo(() => groupRows(comparison, showAll, pendingTests), [comparison, showAll, pendingTests])
   const columns = comparison.variants.length + 2
@@ -71,6 +74,10 @@ export function OverheadTable({
         <label className="results-toggle" htmlFor={toggleId}>
           <input id={toggleId} type="checkbox" checked={showAll} onChange={(event) => setShowAll(event.target.checked)} />
           All metrics
+        </label>
+        <label className="results-toggle" htmlFor={idsToggleId}>
+          <input id={idsToggleId} type="checkbox" checked={showIds} onChange={(event) => setShowIds(event.target.checked)} />
+          Metric ids
         </label>
         <span className="muted results-count" aria-live="polite">
           {showAll
@@ -92,7 +99,7 @@ export function OverheadTable({
         <span>flags: click for the explanation</span>
       </p>
       <div className="table-scroll results-table-scroll">
-        <table className="data-table results-table" style={{ width: METRIC_WIDTH + SIDE_WIDTH * (columns - 1) }}>
+        <table className={showIds ? 'data-table results-table results-show-ids' : 'data-table results-table'} style={{ width: METRIC_WIDTH + SIDE_WIDTH * (columns - 1) }}>
           <caption className="visually-hidden">
             Overhead of each variant against {comparison.baseline}, the baseline: value, relative % (100 % = as good as the
             baseline, more is better), overhead, 95 % confidence interval, number of repetitions and flags, per test and metric.
@@ -218,9 +225,10 @@ const MetricRow = memo(function MetricRow({ row, baselineLabel, columns }: Metri
     <>
       <tr className="results-row" data-metric={row.metric} data-labels={labels || undefined}>
         <th scope="row" className="results-metric">
-          <span className="results-metric-name mono" title={row.metric}>
-            {row.metric}
+          <span className="results-metric-name" title={`${row.metric} (the metric's id)`} data-metric-id={row.metric}>
+            {metricName(row.metric)}
           </span>
+          <span className="results-metric-id mono">{row.metric}</span>
           {labels ? (
             <span className="results-metric-labels mono" title={labels}>
               {labels}

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState, type ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
-import { ChartFileStemContext, ChartsSection } from '../charts'
+import { ChartFileStemContext, ChartsSection, chartSourceLine, ChartSourceContext } from '../charts'
 import { reportFileStem } from '../../../../shared/report'
 import { comparisonOf } from './comparison-of'
 import { EnvironmentDiff, type EnvironmentTarget } from './environment-diff'
@@ -105,7 +105,9 @@ function DeferredCharts({ run, comparison }: { run: RunDocument; comparison: Com
   if (ready !== run.id) return <div className="results-charts-pending" aria-busy="true" />
   return (
     <ChartFileStemContext value={reportFileStem(run)}>
-      <ChartsSection run={run} comparison={comparison} />
+      <ChartSourceContext value={chartSourceLine({ name: run.name, createdAt: run.createdAt, baseline: comparison.baseline, variants: comparison.variants })}>
+        <ChartsSection run={run} comparison={comparison} />
+      </ChartSourceContext>
     </ChartFileStemContext>
   )
 }

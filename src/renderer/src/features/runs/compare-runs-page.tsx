@@ -63,7 +63,7 @@ export function CompareRunsPage(): ReactElement {
 
   const ready = loaded.key === key ? loaded : undefined
   return (
-    <div className="page page-wide runs-compare-page">
+    <div className="page page-full runs-compare-page">
       <PageHeader title="Compare runs" lead="Runs side by side, for example this month's cluster against last month's." />
       {ready === undefined ? (
         <p className="muted" role="status">

@@ -46,8 +46,12 @@ export function JobTable({
           <th scope="col" className="runs-col-state">
             State
           </th>
-          <th scope="col">Test</th>
-          <th scope="col">Target</th>
+          <th scope="col" className="runs-col-test">
+            Test
+          </th>
+          <th scope="col" className="runs-col-target">
+            Target
+          </th>
           <th scope="col" className="runs-col-rep">
             Rep.
           </th>
@@ -112,9 +116,11 @@ const JobRow = memo(function JobRow({
       <td className="runs-col-state">
         <JobState view={view} />
       </td>
-      <th scope="row" className="runs-cell-text" title={job.title}>
-        {job.title}
-        <span className="runs-job-id mono">{job.id}</span>
+      <th scope="row" className="runs-cell-test" title={job.title}>
+        <span className="runs-test-title">
+          {job.title}
+          <span className="runs-job-id mono">{job.id}</span>
+        </span>
       </th>
       <td className="runs-cell-text" title={where}>
         {where}

@@ -104,7 +104,7 @@ function RunView({ run }: { run: RunDocument }): ReactElement {
   }
 
   return (
-    <div className="page page-wide runs-run-page">
+    <div className="page page-full runs-run-page">
       <RunHeader run={run} status={status} failedJobs={failed} retrying={retrying} onRetry={onRetry} onResume={() => void resume()} onError={setActionError} />
       {actionError ? (
         <p className="banner banner-error" role="alert">

@@ -320,7 +320,9 @@ function RunRow({
       </td>
       <td className="runs-targets-cell">
         {run.baseline}
-        <span className="cell-note">vs {run.variants.length > 0 ? run.variants.join(', ') : 'no variant'}</span>
+        <span className="cell-note" title={run.variants.length > SHOWN_VARIANTS ? run.variants.join(', ') : undefined}>
+          vs {variantsText(run.variants)}
+        </span>
       </td>
       <td className="runs-jobs-cell">
         {run.jobs.succeeded} of {run.jobs.total} done
@@ -350,6 +352,16 @@ function RunRow({
       </td>
     </tr>
   )
+}
+
+/** Variants named in a history row; more are counted (and all named in the cell's title). */
+const SHOWN_VARIANTS = 3
+
+/** "guest-01, guest-02, guest-03 and 17 more": a row stays a row with 20 variants. */
+function variantsText(variants: readonly string[]): string {
+  if (variants.length === 0) return 'no variant'
+  if (variants.length <= SHOWN_VARIANTS) return variants.join(', ')
+  return `${variants.slice(0, SHOWN_VARIANTS).join(', ')} and ${variants.length - SHOWN_VARIANTS} more`
 }
 
 function RenameForm({ run, onDone }: { run: ListedRun; onDone: () => void }): ReactElement {
