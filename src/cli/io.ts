@@ -16,9 +16,9 @@ export interface CliIo {
   terminal?: { input: PromptInput; output: Writable }
 }
 
+/** A subcommand's code, loaded when it runs (main.ts lists the commands and their summaries). */
 export interface CliCommand {
   name: string
-  summary: string
   usage: string
   run(args: string[], io: CliIo): Promise<number>
 }

@@ -1,15 +1,23 @@
-import { compareCommand } from './commands/compare'
-import { packsCommand } from './commands/packs'
-import { parseCommand } from './commands/parse'
-import { runCommand } from './commands/run'
-import { reportCommand } from './commands/report'
-import { serveCommand } from './commands/serve'
-import { targetsCommand } from './commands/targets'
 import type { CliCommand, CliIo } from './io'
 import { UsageError, usageErrorText } from './usage-error'
 
-/** Every subcommand; `report` joins with the export issue. */
-export const COMMANDS: CliCommand[] = [runCommand, reportCommand, compareCommand, packsCommand, parseCommand, serveCommand, targetsCommand]
+/** A subcommand as the top-level help lists it; its code (and zod, ssh2...) loads only when it runs. */
+interface CommandEntry {
+  name: string
+  summary: string
+  load(): Promise<CliCommand>
+}
+
+/** Every subcommand, in the order `virtbench --help` lists them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'run', summary: 'Run a comparison (a preset, or targets given as ssh:// URLs) and print the overhead table', load: async () => (await import('./commands/run')).runCommand },
+  { name: 'report', summary: 'Make the PDF comparison report of a run, and its CSV and JSON exports', load: async () => (await import('./commands/report')).reportCommand },
+  { name: 'compare', summary: 'Compare two runs of one preset (a release against the last): how each relative % moved', load: async () => (await import('./commands/compare')).compareCommand },
+  { name: 'packs', summary: 'List the test packs taken from the studies, their tests and how long they take', load: async () => (await import('./commands/packs')).packsCommand },
+  { name: 'parse', summary: "Parse a benchmark tool's output (run by hand or elsewhere) into samples, as JSON", load: async () => (await import('./commands/parse')).parseCommand },
+  { name: 'serve', summary: "Serve the VirtBench UI and API on this machine's loopback, for a browser or headless use", load: async () => (await import('./commands/serve')).serveCommand },
+  { name: 'targets', summary: 'List, add, remove, test and import (from ~/.ssh/config) the machines to measure', load: async () => (await import('./commands/targets')).targetsCommand }
+]
 
 export function topLevelHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -31,7 +39,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let topic: string | undefined
   try {
     if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-      if (first === 'help' && rest[0]) return showCommandHelp(rest[0], io)
+      if (first === 'help' && rest[0]) return await showCommandHelp(rest[0], io)
       io.stdout(topLevelHelp())
       return 0
     }
@@ -40,10 +48,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0
     }
     if (first.startsWith('-')) throw new UsageError(`unknown option '${first}'`)
-    const command = COMMANDS.find((c) => c.name === first)
-    if (!command) throw new UsageError(`unknown command '${first}'`)
-    if (rest.includes('--help') || rest.includes('-h')) return showCommandHelp(command.name, io)
-    topic = command.name
+    const entry = COMMANDS.find((c) => c.name === first)
+    if (!entry) throw new UsageError(`unknown command '${first}'`)
+    if (rest.includes('--help') || rest.includes('-h')) return await showCommandHelp(entry.name, io)
+    topic = entry.name
+    const command = await entry.load()
     return await command.run(rest, io)
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
@@ -56,10 +65,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function showCommandHelp(name: string, io: CliIo): number {
-  const command = COMMANDS.find((c) => c.name === name)
-  if (!command) throw new UsageError(`unknown command '${name}'`)
-  io.stdout(`${command.usage}\n`)
+async function showCommandHelp(name: string, io: CliIo): Promise<number> {
+  const entry = COMMANDS.find((c) => c.name === name)
+  if (!entry) throw new UsageError(`unknown command '${name}'`)
+  io.stdout(`${(await entry.load()).usage}\n`)
   return 0
 }
 

@@ -33,7 +33,6 @@ regressed and --fail-on-regression was given.`
 
 export const compareCommand: CliCommand = {
   name: 'compare',
-  summary: 'Compare two runs of one preset (a release against the last): how each relative % moved',
   usage: USAGE,
   async run(args, io) {
     const { values, positionals } = parseArgs({

@@ -8,7 +8,6 @@ import { UsageError } from '../usage-error'
 
 export const packsCommand: CliCommand = {
   name: 'packs',
-  summary: 'List the test packs taken from the studies, their tests and how long they take',
   usage: `Usage: virtbench packs [ID] [--quick] [--json]
 
 Without ID: every pack with its study and its duration per target (full and quick form).

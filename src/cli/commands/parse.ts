@@ -7,7 +7,6 @@ import { UsageError } from '../usage-error'
 
 export const parseCommand: CliCommand = {
   name: 'parse',
-  summary: 'Parse a benchmark tool\'s output (run by hand or elsewhere) into samples, as JSON',
   usage: `Usage: virtbench parse --tool ID [--stderr FILE] [--exit-code N] FILE|-
 
 Reads the output of one run of a benchmark tool and prints, on stdout:

@@ -20,7 +20,6 @@ import { judgeRun, junitOf, reportAcceptance, REPORT_CRITERIA_FAILED_EXIT, requi
 
 export const reportCommand: CliCommand = {
   name: 'report',
-  summary: 'Make the PDF comparison report of a run, and its CSV and JSON exports',
   usage: `Usage: virtbench report RUN [--pdf FILE] [--csv FILE] [--json FILE]
                         [--comparison FILE] [--overhead-csv FILE] [--junit FILE] [options]
 

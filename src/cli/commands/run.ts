@@ -84,7 +84,6 @@ run was stopped (results are kept); 2 a usage error, or preflight found a proble
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'Run a comparison (a preset, or targets given as ssh:// URLs) and print the overhead table',
   usage: USAGE,
   async run(args, io) {
     const { values, positionals } = parseArgs({

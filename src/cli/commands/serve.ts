@@ -11,7 +11,6 @@ import { UsageError } from '../usage-error'
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  summary: 'Serve the VirtBench UI and API on this machine\'s loopback, for a browser or headless use',
   usage: `Usage: virtbench serve [--host 127.0.0.1] [--port 0] [--data-dir DIR]
 
 Starts the same API the desktop app uses, with the built UI, on a loopback address.

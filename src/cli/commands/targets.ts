@@ -41,7 +41,6 @@ Common options:
 
 export const targetsCommand: CliCommand = {
   name: 'targets',
-  summary: 'List, add, remove, test and import (from ~/.ssh/config) the machines to measure',
   usage: USAGE,
   async run(args, io) {
     const [sub, ...rest] = args
