@@ -14,6 +14,7 @@ import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { pdfPageCount } from '../../main/report/pdf-info'
 import { readRun, RunFileError } from '../../main/store/run-store'
 import type { CliCommand, CliIo } from '../io'
+import { builtRendererDir } from '../renderer-dir'
 import { UsageError } from '../usage-error'
 import { judgeRun, junitOf, reportAcceptance, REPORT_CRITERIA_FAILED_EXIT, requireCriteria } from '../acceptance'
 
@@ -130,7 +131,7 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
       io.stderr(`virtbench report: ${error.message}\n`)
       return 3
     }
-    const rendererDir = values['renderer-dir'] ? path.resolve(values['renderer-dir']) : path.resolve(__dirname, '../renderer')
+    const rendererDir = values['renderer-dir'] ? path.resolve(values['renderer-dir']) : builtRendererDir()
     if (!existsSync(path.join(rendererDir, 'report.html'))) {
       io.stderr(`virtbench report: the report page is missing (${path.join(rendererDir, 'report.html')}); build the app first (npm run build) or give --renderer-dir.\n`)
       return 2

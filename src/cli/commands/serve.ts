@@ -7,6 +7,7 @@ import { startBridge } from '../../main/bridge/bridge-server'
 import { loopbackBindAddress } from '../../main/bridge/loopback'
 import { defaultDataDir } from '../../main/data-dir'
 import type { CliCommand } from '../io'
+import { builtRendererDir } from '../renderer-dir'
 import { UsageError } from '../usage-error'
 
 export const serveCommand: CliCommand = {
@@ -41,9 +42,7 @@ Options:
       throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`)
     }
     const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir(io.env)
-    const rendererDir = values['renderer-dir']
-      ? path.resolve(values['renderer-dir'])
-      : path.resolve(__dirname, '../renderer')
+    const rendererDir = values['renderer-dir'] ? path.resolve(values['renderer-dir']) : builtRendererDir()
     try {
       loopbackBindAddress(values.host)
     } catch (error) {
