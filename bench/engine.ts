@@ -4,8 +4,8 @@
  *
  *   npx tsx --expose-gc bench/engine.ts [JOBS]        (npm run bench:engine; JOBS default 1000)
  *
- * Each job runs `true` through everything a real job goes through: plan, the detached start on
- * the target (job.sh: script on stdin, setsid, status file), the wait and status collection, the
+ * Each job runs `true` through everything a real job goes through: plan, the CPU snapshots around
+ * its measured step, the detached start on the target (job.sh: script on stdin, setsid, status file), the wait and status collection, the
  * raw output files, parse, and the run document written as it goes. The tool is a stand-in
  * whose step is `true` and whose parser returns one sample, so the figure is the engine's cost
  * and not a tool's. The peer is ssh2's client.exec('true') on the connection the engine uses.
@@ -38,7 +38,8 @@ import { startSshd } from '../tests/harness/sshd'
 import { connectClient, createThrowawayUser } from '../tests/integration/ssh/session-helpers'
 
 const JOBS = Number(process.argv[2] ?? 1000)
-const GOAL_MS = 30
+/** Issue 22: the engine's own cost per job, over a bare exec on the same connection. */
+const GOAL_MS = 10
 const HUGE_BYTES = 200_000_000
 const HUGE_GOAL_MB = 64
 
@@ -147,7 +148,7 @@ async function main(): Promise<void> {
     console.log(`jobs: ${total} (status ${status}, ${failed} not succeeded), wall ${(wall / 1000).toFixed(1)} s, ${(wall / total).toFixed(1)} ms per job overall`)
     console.log(`bare ssh2 exec of true, same connection: median ${bareMed.toFixed(2)} ms (200 runs)`)
     console.log(`one engine job of true:                  median ${jobMed.toFixed(2)} ms (p95 ${[...jobMs].sort((a, b) => a - b)[Math.floor(jobMs.length * 0.95)]!.toFixed(2)} ms)`)
-    console.log(`engine's own cost per job:               ${cost.toFixed(2)} ms (goal < ${GOAL_MS} ms) ${cost < GOAL_MS ? 'pass' : 'FAIL'}`)
+    console.log(`engine's own cost per job:               ${cost.toFixed(2)} ms (goal < ${GOAL_MS} ms) ${cost < GOAL_MS ? 'pass' : 'FAIL'}; a job takes ${(jobMed / bareMed).toFixed(1)}x a bare exec`)
     console.log(`heap after GC: ${heap.join(', ')}; growth ${growth.toFixed(1)} MiB = ${perJobKiB.toFixed(2)} KiB per job (the jobs' records in the run document)`)
     if (cost >= GOAL_MS || failed > 0) process.exitCode = 1
 

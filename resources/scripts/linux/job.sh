@@ -17,10 +17,11 @@
 #                             status, or "unwritable" / "unwritable:<exit code or timeout>" when its
 #                             status could not be written (a full disk). The free space of DIR's
 #                             file system follows every status but 0.
-#   job.sh run DIR NONCE SECONDS KEEP     start, then wait; the job measures once the wait is set
-#                             up (a FIFO `go`), so the wait's own processes never share the
-#                             machine with the measurement, and the wait then blocks on a FIFO
-#                             (`ended`) the job writes to when it ends: no polling while it runs
+#   job.sh run DIR NONCE SECONDS KEEP     start, then wait: the job holds the write end of a FIFO
+#                             (`ended`) for as long as it lives, and the wait is the shell's own
+#                             `read` on it, which starts nothing and polls nothing while the job
+#                             measures and returns the moment the job ends, however it ends; the
+#                             job's watchdog stops it at SECONDS
 #   job.sh follow DIR         prints the job's stdout and stderr as they grow (tail -f, with
 #                             "==> DIR/stdout <==" headers) until the job ends
 #   job.sh stop DIR GRACE_MS  TERM to the job's process group, KILL after the grace period
@@ -30,9 +31,11 @@
 #   job.sh sweep ROOT KEEP    removes ROOT/vb-*/ directories of runs other than KEEP whose jobs
 #                             have all ended (marked by a .virtbench-run file); prints each removed
 #
-# DIR holds: cmd.sh (the job), pgid, started (epoch seconds), stdout, stderr, and status (the
-# exit code or "timeout"). On a full disk, where even those few bytes cannot be written, the
-# status is kept in the name of an empty file instead, status-<code>, which needs no data block.
+# DIR holds: cmd.sh (the job), pgid, started (its time of change is the job's start), stdout,
+# stderr, status (the exit code or "timeout"), times (the job's CPU time), ended (a FIFO), and
+# cpu-before and cpu-after (the machine's CPU counters just before a `run` starts the job and at
+# its end). On a full disk, where even those few bytes cannot be written, the status is kept in
+# the name of an empty file instead, status-<code>, which needs no data block.
 set -u
 
 self=$0
@@ -93,7 +96,7 @@ send() {
 }
 
 # `timeout N` as this system writes it (GNU and new BusyBox: timeout N; old BusyBox: timeout -t N),
-# or nothing without one.
+# or nothing without one. Only a wait that reattached needs it (`run` never does).
 timeout_word() {
   if timeout 1 true 2>/dev/null; then
     tw='timeout'
@@ -106,37 +109,28 @@ timeout_word() {
 
 # The job itself, in its own session with DIR ($2) as its working directory.
 job_main() {
-  limit=$1
+  limit=$1 late=$2
   echo $$ >pgid && [ -s pgid ] || exit 75
-  watchdog "$limit" &
-  # The measurement starts once the wait on this machine has set itself up (it opens `go`), or
-  # after 2 s without one (a start without a wait): so the wait's own processes never share the
-  # machine with the measured tool.
-  if [ -p go ]; then
-    timeout_word
-    if [ -n "$tw" ]; then
-      # held open (read-write never blocks), so the wait's byte stays in the pipe until read
-      exec 7<>go
-      : >waiting
-      $tw 2 head -c 1 <&7 >/dev/null 2>&1
-      exec 7>&-
-    fi
-  fi
-  sh ./cmd.sh >stdout 2>stderr </dev/null
+  # fd 8, when there, is the write end of `ended` a `run` holds this job's life by: only this shell keeps it
+  # (closed with exec: a redirection of a function call would keep a saved copy open in the subshell)
+  (exec 8>&-; watchdog "$((limit + late))") &
+  sh ./cmd.sh >stdout 2>stderr </dev/null 8>&-
   rc=$?
   # the CPU time the job used (its children's line), for the engine's contamination check
   times >times 2>/dev/null
   record_status . $rc
   wake .
-  # ends the watchdog and whatever the job left running in its process group (this shell too)
+  # ends the watchdog and whatever the job left running in its process group; this shell ends of
+  # itself, with status 0 (a shell waiting for it would print "Terminated" otherwise)
+  trap '' TERM
   kill -TERM "-$$" 2>/dev/null
   exit 0
 }
 
-# Stops the job at its limit when no wait is there to do it (the connection is gone); a second
-# after the limit, so that a wait, which stops the job at the limit, comes first.
+# Stops the job after $1 seconds: at its limit for a `run`, whose wait does not; a second after
+# it for a `start`, so that a wait, which stops the job at the limit, comes first.
 watchdog() {
-  sleep $(($1 + 1)) 2>/dev/null || exit 0
+  sleep "$1" 2>/dev/null || exit 0
   trap '' TERM
   record_status . timeout
   wake .
@@ -145,8 +139,8 @@ watchdog() {
   kill -KILL "-$$" 2>/dev/null
 }
 
-# Wakes a wait blocked reading DIR/ended (a FIFO the wait holds open): one byte, written through a
-# read-write open, which never blocks, even when no wait is there (the byte is then dropped).
+# Wakes a wait that reattached, blocked reading DIR/ended (a FIFO it made and holds open): one
+# byte, written through a read-write open, which never blocks, even when no wait is there.
 wake() {
   [ -p "$1/ended" ] && printf x 1<>"$1/ended" 2>/dev/null
   return 0
@@ -160,23 +154,45 @@ cannot_start() {
   exit 70
 }
 
-start() {
-  dir=$1 limit=$2 gate=${3:-}
-  { mkdir -p "$dir" && cat >"$dir/cmd.sh" && date +%s >"$dir/started" && [ -s "$dir/started" ]; } 2>/dev/null ||
+# Copies stdin to stdout line by line (a last line without a newline gets one); fails when a write does.
+copy_stdin() {
+  while IFS= read -r line || [ -n "$line" ]; do
+    printf '%s\n' "$line" || return 1
+  done
+}
+
+# Writes the job's files in DIR: the script from stdin, the start time (the time of change of
+# `started`: no process asked for it), and no status of an earlier attempt.
+prepare() {
+  dir=$1
+  # the script is a few lines of text: copied by the shell itself, not by a cat
+  { mkdir -p "$dir" && copy_stdin >"$dir/cmd.sh" && : >"$dir/started"; } 2>/dev/null ||
     cannot_start "$dir" 'its files cannot be written'
-  rm -f "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/go" "$dir/waiting"
-  # where the wait sleeps until the job ends (without one it polls), and where the job waits for
-  # the wait to be ready before it measures
-  mkfifo "$dir/ended" 2>/dev/null
-  # `run` waits in the same command: its job measures once the wait is ready (`start` alone: at once)
-  [ -n "$gate" ] && mkfifo "$dir/go" 2>/dev/null
-  # the job is the session leader (its pid is its process group); the subshell that starts it
-  # ends at once, so the job is nobody's child here
+  # a job folder used before (a retry): what its last attempt left
+  for f in "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/cpu-before" "$dir/cpu-after"; do
+    [ -e "$f" ] || [ -p "$f" ] || continue
+    rm -f "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/cpu-before" "$dir/cpu-after"
+    break
+  done
+  # the job is the session leader (its pid is its process group)
   detach=setsid
   command -v setsid >/dev/null 2>&1 || detach=nohup
+}
+
+# Starts the job in its own session; $launched is its process id (setsid runs it in place: a
+# background child is no process group leader). The subshell that starts it ends at once, so the
+# job is nobody's child here, and a dropped connection, which ends this shell and its children,
+# leaves it running.
+launch() {
   # its folder is on its command line only so that ps shows whose job it is
-  launched=$(cd "$dir" || exit 70; $detach sh "$self" job-main "$limit" "$dir" >/dev/null 2>&1 </dev/null & echo $!)
-  # wait for the job to name its process group, so a stop right after start finds it
+  launched=$(cd "$1" || exit 70; $detach sh "$self" job-main "$2" "$1" "${3:-1}" >/dev/null 2>&1 </dev/null & echo $!)
+}
+
+# Starts the job and returns at once, once the job has named its process group (so a stop right
+# after start finds it).
+start_detached() {
+  dir=$1 limit=$2
+  launch "$dir" "$limit"
   i=0
   while [ ! -s "$dir/pgid" ] && kill -0 "$launched" 2>/dev/null && [ $i -lt 3000 ]; do
     sleep 0.01 2>/dev/null || sleep 1
@@ -184,6 +200,50 @@ start() {
   done
   read_status "$dir"
   [ -s "$dir/pgid" ] || [ -n "$st" ] || cannot_start "$dir" 'it could not write its process group'
+}
+
+start() {
+  prepare "$1"
+  start_detached "$1" "$2"
+}
+
+# Starts the job detached (nobody's child here, as `start`) and waits for its end without starting
+# or polling anything: the job holds the write end of DIR/ended open for as long as it lives, and
+# this shell reads the FIFO with its own `read`, which returns when the job ends however it ends
+# (the kernel closes a dead process's files; the job also writes a byte at its end). Without
+# mkfifo it waits as a reattached wait does.
+run_job() {
+  dir=$1 nonce=$2 limit=$3 keep=$4
+  prepare "$dir"
+  mkfifo "$dir/ended" 2>/dev/null
+  if [ ! -p "$dir/ended" ]; then
+    start_detached "$dir" "$limit"
+    wait_job "$dir" "$nonce" "$limit" "$keep"
+  fi
+  # read-write: never blocks; the job inherits it and is then the FIFO's writer
+  exec 8<>"$dir/ended"
+  snapshot "$dir/cpu-before"
+  # nobody but the job's own watchdog stops it at its limit: at the limit, not a second later
+  launch "$dir" "$limit" 0
+  # the same number the job writes first thing (a builtin: nothing started), so that a stop right
+  # after the start finds it
+  [ -s "$dir/pgid" ] || echo "$launched" >"$dir/pgid" 2>/dev/null
+  # read-only, then this shell lets go of its write end: the job is the only writer left
+  exec 7<"$dir/ended"
+  exec 8>&-
+  while read -r _ <&7; do :; done
+  exec 7<&-
+  read_status "$dir"
+  [ -n "$st" ] && finish "$dir" "$nonce" "$st" "$keep"
+  # no status: it could not start, or it was killed ("lost"): the rest of its group goes with it
+  # in a moment (only this, which is no measurement, polls)
+  [ -s "$dir/pgid" ] || cannot_start "$dir" 'it could not write its process group'
+  i=0
+  while [ $i -lt 40 ] && alive "$dir"; do
+    sleep 0.01 2>/dev/null || sleep 1
+    i=$((i + 1))
+  done
+  wait_job "$dir" "$nonce" "$limit" "$keep"
 }
 
 stop() {
@@ -201,8 +261,30 @@ stop() {
   return 0
 }
 
+# Writes the machine's CPU counters to file $1: the `cpu` line of /proc/stat, the load, the online
+# CPUs (counted from the ranges in /sys/devices/system/cpu/online, "0-3,8"); the engine's
+# contamination check reads them around the job. Builtins only, and only short lines read.
+snapshot() {
+  {
+    read -r l </proc/stat && echo "$l"
+    read -r l </proc/loadavg && echo "$l"
+    if read -r l </sys/devices/system/cpu/online; then
+      n=0 ifs=$IFS
+      IFS=,
+      for r in $l; do
+        case $r in *-*) n=$((n + ${r#*-} - ${r%-*} + 1)) ;; *) n=$((n + 1)) ;; esac
+      done
+      IFS=$ifs
+      [ "$n" -gt 0 ] && echo "$n"
+    fi
+  } >"$1" 2>/dev/null
+  return 0
+}
+
 finish() {
   dir=$1 nonce=$2 status=$3 keep=$4
+  # the counters at the job's end (a wait that reattached: when it found the end)
+  [ -e "$dir/cpu-after" ] || snapshot "$dir/cpu-after"
   # both sizes from one wc ("N1 stdout N2 stderr N total"); 0 for a file that is not there
   out=0 err=0
   set -- $(cd "$dir" 2>/dev/null && wc -c stdout stderr 2>/dev/null)
@@ -220,16 +302,19 @@ finish() {
 
 wait_job() {
   dir=$1 nonce=$2 limit=$3 keep=$4
+  # the job's start: the time of change of `started` (epoch seconds in it, from older versions)
   started=
   read -r started <"$dir/started" 2>/dev/null
+  case $started in '' | *[!0-9]*) started=$(date -r "$dir/started" +%s 2>/dev/null) ;; esac
   case $started in '' | *[!0-9]*) started=$(date +%s) ;; esac
   # A wait runs on the measured machine while its job measures: it must cost next to nothing.
-  # It sets itself up first, then lets the job start measuring (`go`). With the job's FIFO and
-  # `timeout`, it blocks reading the FIFO until the job ends (the job opens it then) or 5 s pass,
-  # so it wakes at once when the job ends and every 5 s to check that the job is alive and within
-  # its limit: three short processes per 5 s, none in between. Without them it polls, more often
-  # at first.
+  # With a FIFO (`ended`, made here: only a wait that reattached comes here) and `timeout`, it
+  # blocks reading the FIFO until the job ends (the job writes to it then) or 5 s pass, so it
+  # wakes at once when the job ends and every 5 s to check that the job is alive and within its
+  # limit: three short processes per 5 s, none in between. Without them it polls, more often at
+  # first.
   blocking=
+  [ -p "$dir/ended" ] || mkfifo "$dir/ended" 2>/dev/null
   if [ -p "$dir/ended" ]; then
     timeout_word
     if [ -n "$tw" ]; then
@@ -238,13 +323,6 @@ wait_job() {
       exec 8<>"$dir/ended"
     fi
   fi
-  # the job waits for this wait to be ready (job_main): once it holds `go` open, let it measure
-  i=0
-  while [ -p "$dir/go" ] && [ ! -f "$dir/waiting" ] && [ ! -f "$dir/status" ] && [ $i -lt 100 ] && alive "$dir"; do
-    sleep 0.01 2>/dev/null || sleep 1
-    i=$((i + 1))
-  done
-  [ -f "$dir/waiting" ] && printf x 1<>"$dir/go" 2>/dev/null
   pause=0.01
   n=0
   while :; do
@@ -337,8 +415,8 @@ cmd=${1:-}
 case $cmd in
   start) start "$2" "$3" ;;
   wait) wait_job "$2" "$3" "$4" "${5:-4194304}" ;;
-  run) start "$2" "$4" gate && wait_job "$2" "$3" "$4" "${5:-4194304}" ;;
-  job-main) job_main "$2" ;;
+  run) run_job "$2" "$3" "$4" "${5:-4194304}" ;;
+  job-main) job_main "$2" "${4:-1}" ;;
   follow) follow "$2" ;;
   stop) stop "$2" "${3:-2000}" ;;
   stopall) stopall "$2" "${3:-2000}" ;;

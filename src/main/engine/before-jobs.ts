@@ -1,18 +1,48 @@
 import type { Flag } from '../../shared/model/comparison'
 import type { TargetEnvironment } from '../../shared/model/environment'
-import type { Finding } from '../../shared/model/run'
+import type { ComparisonPlan } from '../../shared/model/plan'
+import type { Finding, RunDocument } from '../../shared/model/run'
 import type { ScenarioMismatch } from '../../shared/model/scenario'
 import { TOOLS } from '../tools/registry'
 import type { ToolId } from '../tools/types'
 import { sameMachineFlag, virtualBaselineFlag } from '../../shared/run-comparison'
-import { captureEnvironment } from './environment/capture'
 import { checkScenario } from './environment/scenario-check'
-import { evaluatePreflight, installOffers, probeTarget, runInstall, type PreflightTarget } from './preflight'
+import { evaluatePreflight, installOffers, runInstall, type PreflightTarget } from './preflight'
+import { runTargetChecks } from './target-checks'
 import type { BeforeJobsContext, BeforeJobsResult, EngineTarget } from './runner'
 import { largestNeed } from './working-set'
 
-/** Seconds of CPU sampling for the idle gate. */
-const IDLE_SECONDS = 3
+/** Seconds of CPU sampling for the idle gate, unless the plan says. */
+export const IDLE_SECONDS = 3
+/** The same for a plan whose tests are all quick pack forms: a quick run is not worth 3 s of waiting. */
+export const QUICK_IDLE_SECONDS = 1
+/** A retry or resume this soon after the targets were found idle does not sample them again. */
+export const IDLE_FRESH_MS = 10 * 60_000
+
+/** The idle gate's seconds for a plan: its own `idleSeconds`, else 1 in quick form, else 3. */
+export function idleSecondsOf(plan: ComparisonPlan): number {
+  if (plan.idleSeconds !== undefined) return plan.idleSeconds
+  const quick = plan.tests.every((t) => 'pack' in t && t.form === 'quick')
+  return quick ? QUICK_IDLE_SECONDS : IDLE_SECONDS
+}
+
+/**
+ * The targets a retry or resume need not sample again: checked by this run less than
+ * IDLE_FRESH_MS before `now` (their environment's capture time) and found idle then (no
+ * `not-idle` finding, and no check that failed to run there), by a check that sampled them (not
+ * one that skipped it: `idle-skipped`, so a chain of retries samples every other time). Empty for
+ * a new run.
+ */
+export function idleJustPassed(run: Pick<RunDocument, 'environment' | 'preflight'>, now: number): Set<string> {
+  const passed = new Set<string>()
+  for (const [name, env] of Object.entries(run.environment)) {
+    const at = Date.parse(env?.capturedAt ?? '')
+    if (!Number.isFinite(at) || now - at < 0 || now - at > IDLE_FRESH_MS) continue
+    const doubtful = run.preflight.some((f) => f.target === name && (f.code === 'not-idle' || f.code === 'idle-skipped' || f.code === 'unreachable' || f.code === 'preflight-incomplete'))
+    if (!doubtful) passed.add(name)
+  }
+  return passed
+}
 
 /**
  * What runs on the targets before the first job: preflight checks that every job can run there
@@ -50,25 +80,44 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
     testsByTarget.set(job.target, (testsByTarget.get(job.target) ?? new Set()).add(job.testId))
   }
 
-  // 1. preflight, every target at once
-  const probeAll = () => Promise.all(
+  // the guests whose domain XML each physical host reads with its environment
+  const domainsOf = new Map<string, { guest: string; domain: string }[]>()
+  const hostOfGuests = ctx.targets.find((t) => t.role === 'baseline')
+  for (const t of ctx.targets) {
+    const domain = t.scenario?.domain
+    if (!domain) continue
+    const host = (t.hostName && ctx.targets.find((h) => h.name === t.hostName)) || hostOfGuests
+    if (!host || host === t) continue
+    domainsOf.set(host.name, [...(domainsOf.get(host.name) ?? []), { guest: t.name, domain }])
+  }
+
+  // 1. preflight, the environment and the idle gate: one command per target, every target at once
+  const idle = idleSecondsOf(run.plan)
+  const idlePassed = idleJustPassed(run, Date.now())
+  const checkAll = () => Promise.all(
     ctx.targets.map(async (t) => {
       const session = ctx.sessions.get(t.name)
       const tools = [...(toolsByTarget.get(t.name) ?? [])]
-      if (!session) return { target: t, facts: { unreachable: `${t.name} was not connected` } }
-      const facts = await probeTarget(session, {
-        scriptsDir: ctx.scriptsDir,
-        dir: ctx.workDirs.get(t.name) ?? '~',
-        ...(storage.kind === 'device' && t.role !== 'peer' && testsByTarget.has(t.name) ? { device: storage.path } : {}),
-        tools,
-        idleSeconds: IDLE_SECONDS,
-        ...(t.sudo ? { sudo: t.sudo } : {}),
-        signal
-      })
-      return { target: t, facts }
+      if (!session) {
+        const why = `${t.name} was not connected`
+        return { target: t, facts: { unreachable: why }, environment: { capturedAt: new Date().toISOString(), notes: [`${t.name}: the environment could not be read: ${why}`] } }
+      }
+      const workDir = ctx.workDirs.get(t.name) ?? '~'
+      const checks = await runTargetChecks(session, ctx.scriptsDir, {
+        preflight: {
+          scriptsDir: ctx.scriptsDir,
+          dir: workDir,
+          ...(storage.kind === 'device' && t.role !== 'peer' && testsByTarget.has(t.name) ? { device: storage.path } : {}),
+          tools,
+          idleSeconds: idlePassed.has(t.name) ? 0 : idle,
+          ...(t.sudo ? { sudo: t.sudo } : {})
+        },
+        environment: { workDir, domains: (domainsOf.get(t.name) ?? []).map((d) => d.domain) }
+      }, signal)
+      return { target: t, ...checks }
     })
   )
-  let probes = await probeAll()
+  let probes = await checkAll()
   const asPreflightTargets = (): PreflightTarget[] => probes.map(({ target, facts }) => {
     const testIds = testsByTarget.get(target.name)
     const need = testIds ? largestNeed(run.tests.filter((test) => testIds.has(test.id))) : undefined
@@ -92,11 +141,16 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
       ctx.onStage?.(result.ok ? `Installed ${offer.tool} on ${target.name}` : `Installing ${offer.tool} on ${target.name} failed: ${result.error ?? 'no reason given'}`, target.name)
     }
     if (offers.length > 0) {
-      probes = await probeAll()
+      probes = await checkAll()
       preflightTargets = asPreflightTargets()
     }
   }
   const findings: Finding[] = evaluatePreflight({ targets: preflightTargets, storage }).filter((f) => f.code !== 'tool-present')
+  for (const name of idlePassed) {
+    if (idle === 0 || !ctx.targets.some((t) => t.name === name)) continue
+    const at = run.environment[name]?.capturedAt ?? ''
+    findings.push({ severity: 'info', target: name, code: 'idle-skipped', message: `${name} was not sampled for idleness again: this run found it idle at ${at}.` })
+  }
 
   // tools found off PATH (UnixBench's folder) are where the plans look for them
   const toolPaths: Record<string, Partial<Record<ToolId, string>>> = {}
@@ -106,33 +160,9 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
     if (unixbench?.found && unixbench.path) toolPaths[target.name] = { unixbench: unixbench.path }
   }
 
-  // 2. the environment of each target; the physical host also reads its guests' domain XML
-  const domainsOf = new Map<string, { guest: string; domain: string }[]>()
-  const hostOfGuests = ctx.targets.find((t) => t.role === 'baseline')
-  for (const t of ctx.targets) {
-    const domain = t.scenario?.domain
-    if (!domain) continue
-    const host = (t.hostName && ctx.targets.find((h) => h.name === t.hostName)) || hostOfGuests
-    if (!host || host === t) continue
-    domainsOf.set(host.name, [...(domainsOf.get(host.name) ?? []), { guest: t.name, domain }])
-  }
+  // 2. the environment of each target; the physical host also read its guests' domain XML
   const environment: Record<string, TargetEnvironment & { scenarioMismatches?: ScenarioMismatch[] }> = {}
-  await Promise.all(
-    ctx.targets.map(async (t) => {
-      const session = ctx.sessions.get(t.name)
-      if (!session) return
-      try {
-        environment[t.name] = await captureEnvironment(session, {
-          scriptsDir: ctx.scriptsDir,
-          workDir: ctx.workDirs.get(t.name) ?? '~',
-          domains: (domainsOf.get(t.name) ?? []).map((d) => d.domain),
-          signal
-        })
-      } catch (error) {
-        environment[t.name] = { capturedAt: new Date().toISOString(), notes: [`${t.name}: the environment could not be read: ${(error as Error).message}`] }
-      }
-    })
-  )
+  for (const { target, environment: env } of probes) environment[target.name] = env
 
   // 3. is the baseline the physical host it should be, and are two targets one machine?
   findings.push(...baselineSanity(ctx.targets, environment))

@@ -18,8 +18,17 @@ export interface CpuSnapshot {
   at: number
 }
 
-/** The shell text that prints what `cpuSnapshotOf` reads: the stat line, the load, the CPU count. */
-export const CPU_SNAPSHOT_SCRIPT = "head -n 1 /proc/stat; head -n 1 /proc/loadavg; grep -c '^processor' /proc/cpuinfo"
+/**
+ * The shell text that prints what `cpuSnapshotOf` reads: the stat line, the load, the CPU count
+ * (the online CPUs, from the ranges in /sys/devices/system/cpu/online). Shell builtins only, and
+ * short lines only (a shell's `read` takes a byte at a time): it runs on a measured machine's
+ * physical host just before and after each measured step (job.sh does the same on the target).
+ */
+export const CPU_SNAPSHOT_SCRIPT =
+  'read -r l </proc/stat && echo "$l"; read -r l </proc/loadavg && echo "$l"; ' +
+  'if read -r l </sys/devices/system/cpu/online; then n=0; o=$IFS; IFS=,; ' +
+  'for r in $l; do case $r in *-*) n=$((n + ${r#*-} - ${r%-*} + 1)) ;; *) n=$((n + 1)) ;; esac; done; IFS=$o; [ "$n" -gt 0 ] && echo "$n"; fi'
+
 
 /** Reads CPU_SNAPSHOT_SCRIPT's output; undefined when it is not there (not Linux, no /proc). */
 export function cpuSnapshotOf(text: string, at: number): CpuSnapshot | undefined {

@@ -430,6 +430,58 @@ export async function stopLeftJobs(session: Session, scripts: string, runDir: st
   return linesOf(out)
 }
 
+export interface RunDirSetup {
+  /** Folders of earlier runs removed (sweep). */
+  swept: string[]
+  /** Jobs of this run that an earlier VirtBench left running, now stopped (stopall). */
+  stopped: string[]
+  /** Why the run's folder could not be made (mkdir's complaint), when it could not. */
+  error?: string
+}
+
+/**
+ * A target's setup before a run's first job: earlier runs' leftovers removed under `root`, the
+ * run's folder made (`runDir/.jobs` and its `.virtbench-run` marker), and jobs of this run still
+ * running from a VirtBench that was killed stopped. One command when all three run as the login
+ * user (a target without sudo); with sudo, the folder is made through it for a raw-device plan and
+ * the jobs are stopped through it, so they are three.
+ */
+export async function setUpRunDir(
+  session: Session,
+  scripts: string,
+  opts: { root: string; runDir: string; runId: string; sudo: SudoMode; deviceStorage: boolean }
+): Promise<RunDirSetup> {
+  const jobSh = quoteSh(`${scripts}/linux/job.sh`)
+  const makeDir = `mkdir -p ${quoteSh(`${opts.runDir}/.jobs`)} && printf '%s\\n' ${quoteSh(opts.runId)} > ${quoteSh(`${opts.runDir}/.virtbench-run`)}`
+  const made = (result: ExecResult): string | undefined =>
+    result.exitCode === 0 ? undefined : (result.stderr ?? Buffer.alloc(0)).toString('utf8').trim() || `exit ${result.exitCode}`
+  if (!opts.sudo) {
+    const separator = `--vb-${randomBytes(4).toString('hex')}--`
+    const result = await session.exec(
+      {
+        script: [
+          `sh ${jobSh} sweep ${quoteSh(opts.root)} ${quoteSh(opts.runId)} 2>/dev/null`,
+          `echo ${separator}`,
+          `{ ${makeDir}; } || exit 73`,
+          `sh ${jobSh} stopall ${quoteSh(opts.runDir)} ${STOP_GRACE_MS} 2>/dev/null`,
+          'exit 0'
+        ].join('\n')
+      },
+      { capture: { maxBytes: 64 * 1024 }, timeoutMs: 120_000 }
+    )
+    const [before = '', after = ''] = (result.stdout ?? Buffer.alloc(0)).toString('utf8').split(`${separator}\n`)
+    const lines = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '')
+    const error = made(result)
+    return { swept: lines(before), stopped: lines(after), ...(error !== undefined ? { error } : {}) }
+  }
+  const swept = await sweepLeftovers(session, scripts, opts.root, opts.runId).catch(() => [])
+  const setup = await session.exec({ script: makeDir }, { capture: { maxBytes: 4096 }, sudo: opts.deviceStorage ? opts.sudo : false })
+  const error = made(setup)
+  if (error !== undefined) return { swept, stopped: [], error }
+  const stopped = await stopLeftJobs(session, scripts, opts.runDir, opts.sudo).catch(() => [])
+  return { swept, stopped }
+}
+
 /** Removes the work directories of earlier runs whose jobs have all ended; returns them. */
 export async function sweepLeftovers(session: Session, scripts: string, root: string, keepRunId: string): Promise<string[]> {
   const out = await session.exec(

@@ -10,7 +10,7 @@ import { metricDefsOf, withPrimary } from '../tools/describe-run'
 import { TOOLS, testCategories } from '../tools/registry'
 import type { AnyBenchmarkTool, PeerFacts, Plan, RemoteStep, StepOutput, TargetFacts, ToolId } from '../tools/types'
 import { BoundedOutput, type KeptOutput } from './bounded-output'
-import { DEFAULT_KEEP_BYTES, diskNote, runDetached, statusProblem, stopLeftJobs, sweepLeftovers, type DetachedResult } from './detached'
+import { DEFAULT_KEEP_BYTES, diskNote, runDetached, setUpRunDir, statusProblem, type DetachedResult } from './detached'
 import { followLog } from './live-log'
 import { startDiskMonitor, type DiskMonitor } from './monitor/monitor'
 import { pickDevices, summarize } from './monitor/diskstats'
@@ -262,42 +262,46 @@ export class RunEngine {
       names.add(job.target)
       if (job.peer) names.add(job.peer)
     }
-    for (const name of names) {
-      if (signal.aborted) throw new Error('cancelled')
+    // every target at once: connecting and setting up are round trips, and targets do not wait for each other
+    const targets = [...names].map((name) => {
       const target = this.targetsByName.get(name.toLowerCase())
       if (!target) throw new Error(`the plan names ${name}, which is not a target of this run`)
-      this.stage(`Connecting to ${target.name}`, target.name)
-      const session = await this.deps.session(target.name)
-      const facts = await session.facts()
-      if (facts.shell !== 'posix') {
-        throw new Error(`${target.name} runs ${facts.system}: the engine runs jobs on Linux and other POSIX targets for now`)
-      }
-      const { remoteDir } = await session.ensureScripts(this.deps.scriptsDir)
-      const storage = this.run.plan.storage
-      const root = workRootOf(storage, facts.homeDir)
-      const runDir = runDirOf(root, this.run.id, target.name)
-      const swept = await sweepLeftovers(session, remoteDir, root, this.run.id).catch(() => [])
-      for (const dir of swept) this.stage(`Removed leftovers of an earlier run on ${target.name}: ${dir}`, target.name)
-      const setup = await session.exec(
-        { script: `mkdir -p ${quoteSh(`${runDir}/.jobs`)} && printf '%s\\n' ${quoteSh(this.run.id)} > ${quoteSh(`${runDir}/.virtbench-run`)}` },
-        { capture: { maxBytes: 4096 }, sudo: target.sudo && storage.kind === 'device' ? target.sudo : false }
-      )
-      if (setup.exitCode !== 0) {
-        throw new Error(
-          `cannot create the work directory ${runDir} on ${target.name}: ${(setup.stderr ?? Buffer.alloc(0)).toString('utf8').trim() || `exit ${setup.exitCode}`}. Choose a writable directory in the plan's storage.`
-        )
-      }
-      // a VirtBench killed during this run (resumed now) left its job running: it would measure beside the new one
-      const left = await stopLeftJobs(session, remoteDir, runDir, target.sudo).catch(() => [])
-      for (const dir of left) this.stage(`Stopped a job that an earlier VirtBench left running on ${target.name}: ${dir}`, target.name)
-      this.states.set(target.name.toLowerCase(), {
-        target,
-        session,
-        scripts: remoteDir,
-        root,
-        runDir,
-        facts: { os: 'linux', workDir: runDir, scriptsDir: remoteDir }
-      })
+      return target
+    })
+    if (signal.aborted) throw new Error('cancelled')
+    const prepared = await Promise.allSettled(targets.map((target) => this.prepareTarget(target)))
+    // in the plan's order, so the sessions and the first failure named are the same every time
+    // (the targets that were set up are kept, so that cleanup removes their folders)
+    for (const result of prepared) if (result.status === 'fulfilled') this.states.set(result.value.target.name.toLowerCase(), result.value)
+    const failed = prepared.find((r) => r.status === 'rejected')
+    if (failed) throw failed.reason
+  }
+
+  private async prepareTarget(target: EngineTarget): Promise<TargetState> {
+    this.stage(`Connecting to ${target.name}`, target.name)
+    const session = await this.deps.session(target.name)
+    const facts = await session.facts()
+    if (facts.shell !== 'posix') {
+      throw new Error(`${target.name} runs ${facts.system}: the engine runs jobs on Linux and other POSIX targets for now`)
+    }
+    const { remoteDir } = await session.ensureScripts(this.deps.scriptsDir)
+    const storage = this.run.plan.storage
+    const root = workRootOf(storage, facts.homeDir)
+    const runDir = runDirOf(root, this.run.id, target.name)
+    const setup = await setUpRunDir(session, remoteDir, { root, runDir, runId: this.run.id, sudo: target.sudo, deviceStorage: storage.kind === 'device' })
+    for (const dir of setup.swept) this.stage(`Removed leftovers of an earlier run on ${target.name}: ${dir}`, target.name)
+    if (setup.error !== undefined) {
+      throw new Error(`cannot create the work directory ${runDir} on ${target.name}: ${setup.error}. Choose a writable directory in the plan's storage.`)
+    }
+    // a VirtBench killed during this run (resumed now) left its job running: it would measure beside the new one
+    for (const dir of setup.stopped) this.stage(`Stopped a job that an earlier VirtBench left running on ${target.name}: ${dir}`, target.name)
+    return {
+      target,
+      session,
+      scripts: remoteDir,
+      root,
+      runDir,
+      facts: { os: 'linux', workDir: runDir, scriptsDir: remoteDir }
     }
   }
 
@@ -495,9 +499,11 @@ export class RunEngine {
         const record: StepRecord = { id: step.id, on: where.target.name, command: step.script, startedAt: new Date().toISOString(), ...(step.measured ? { measured: true } : {}) }
         this.folder.update(() => job.steps.push(record))
         const monitors = step.measured && testCategories(tool, params).includes('storage') ? await this.startMonitors(where, step.timeoutSeconds, signal) : []
-        const cpuBefore = step.measured ? await this.cpuSnapshots(where) : []
+        // the target's own counters are read by job.sh just before and after the step (no round trip); its physical host's here
+        const hostBefore = step.measured ? await this.cpuSnapshots(this.contaminationMachines(where).filter((m) => m !== where)) : []
+        const startedAt = Date.now()
         const { result, stdout: keptOut, stderr: keptErr } = await this.runDetachedStep(job, tool.name, step, where, record, prefix, monitors, signal)
-        if (cpuBefore.length > 0) await this.recordContamination(job, where, cpuBefore, jobDirOf(where, prefix, step))
+        if (step.measured) await this.recordContamination(job, where, { startedAt, endedAt: Date.now() }, hostBefore, jobDirOf(where, prefix, step))
         const exitCode = typeof result.status === 'number' ? result.status : null
         const failed = exitCode === null || !step.okExitCodes.includes(exitCode)
         const problem = statusProblem(result, step.timeoutSeconds, where.target.name)
@@ -586,29 +592,51 @@ export class RunEngine {
   }
 
   /** /proc/stat and the load on each machine just before a measured step (never fails a job: a machine that cannot tell is left out). */
-  private async cpuSnapshots(where: TargetState): Promise<{ state: TargetState; snapshot: CpuSnapshot }[]> {
+  private async cpuSnapshots(machines: readonly TargetState[]): Promise<{ state: TargetState; snapshot: CpuSnapshot }[]> {
     const read = async (state: TargetState): Promise<{ state: TargetState; snapshot: CpuSnapshot } | undefined> => {
       const result = await state.session.exec({ script: CPU_SNAPSHOT_SCRIPT }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
       const snapshot = result ? cpuSnapshotOf((result.stdout ?? Buffer.alloc(0)).toString('utf8'), Date.now()) : undefined
       return snapshot ? { state, snapshot } : undefined
     }
-    const found = await Promise.all(this.contaminationMachines(where).map(read))
+    const found = await Promise.all(machines.map(read))
     return found.filter((f): f is { state: TargetState; snapshot: CpuSnapshot } => f !== undefined)
   }
 
-  /** The CPU windows of a measured step, and whether something disturbed it (the comparison flags it). */
-  private async recordContamination(job: Job, where: TargetState, before: { state: TargetState; snapshot: CpuSnapshot }[], jobDir: string): Promise<void> {
-    const windows = await Promise.all(
-      before.map(async ({ state, snapshot }) => {
-        const own = state === where
-        const script = own ? `${CPU_SNAPSHOT_SCRIPT}; echo times; cat ${quoteSh(`${jobDir}/times`)} 2>/dev/null` : CPU_SNAPSHOT_SCRIPT
-        const result = await state.session.exec({ script }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
-        const text = (result?.stdout ?? Buffer.alloc(0)).toString('utf8')
-        const [stat = '', times = ''] = text.split('\ntimes\n')
-        const after = cpuSnapshotOf(stat, Date.now())
-        return after ? cpuWindowOf(state.target.name, snapshot, after, own ? toolCpuSecondsOf(times) : undefined) : undefined
+  /**
+   * The CPU windows of a measured step, and whether something disturbed it (the comparison flags
+   * it): the target's from the counters job.sh kept in the job's folder (`cpu-before`,
+   * `cpu-after`, and the tool's `times`), its physical host's from a snapshot now against `hostBefore`.
+   */
+  private async recordContamination(
+    job: Job,
+    where: TargetState,
+    at: { startedAt: number; endedAt: number },
+    hostBefore: { state: TargetState; snapshot: CpuSnapshot }[],
+    jobDir: string
+  ): Promise<void> {
+    const own = async (): Promise<CpuWindow | undefined> => {
+      const script = ['cpu-before', 'cpu-after', 'times']
+        .map((f) => `echo '== ${f}'; while IFS= read -r l; do echo "$l"; done 2>/dev/null <${quoteSh(`${jobDir}/${f}`)}`)
+        .join('; ')
+      const result = await where.session.exec({ script }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
+      const parts = new Map(
+        `\n${(result?.stdout ?? Buffer.alloc(0)).toString('utf8')}`
+          .split('\n== ')
+          .slice(1)
+          .map((part) => [part.slice(0, part.indexOf('\n') < 0 ? part.length : part.indexOf('\n')), part.slice(part.indexOf('\n') + 1)] as const)
+      )
+      const before = cpuSnapshotOf(parts.get('cpu-before') ?? '', at.startedAt)
+      const after = cpuSnapshotOf(parts.get('cpu-after') ?? '', at.endedAt)
+      return before && after ? cpuWindowOf(where.target.name, before, after, toolCpuSecondsOf(parts.get('times') ?? '')) : undefined
+    }
+    const windows = await Promise.all([
+      own(),
+      ...hostBefore.map(async ({ state, snapshot }) => {
+        const result = await state.session.exec({ script: CPU_SNAPSHOT_SCRIPT }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
+        const after = cpuSnapshotOf((result?.stdout ?? Buffer.alloc(0)).toString('utf8'), Date.now())
+        return after ? cpuWindowOf(state.target.name, snapshot, after) : undefined
       })
-    )
+    ])
     const kept = windows.filter((w): w is CpuWindow => w !== undefined)
     if (kept.length === 0) return
     const disturbed = disturbance(kept)

@@ -116,8 +116,22 @@ export async function continueRun(folderDir: string, services: RunServices, only
   return launch(folder, targets, services, only)
 }
 
+/**
+ * One host-key question at a time: the targets connect at once, and a person (a terminal prompt,
+ * the app's dialog) answers one question before the next is asked.
+ */
+export function oneAtATime<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  let last: Promise<unknown> = Promise.resolve()
+  return (...args) => {
+    const next = last.then(() => fn(...args))
+    last = next.catch(() => undefined)
+    return next
+  }
+}
+
 function launch(folder: RunFolder, targets: EngineTarget[], services: RunServices, only?: readonly string[]): StartedRun {
   const sessions = new Map<string, Session>()
+  const decideHostKey = oneAtATime(services.decideHostKey)
   const engine = new RunEngine(folder, targets, {
     session: async (name) => {
       const key = name.toLowerCase()
@@ -127,7 +141,7 @@ function launch(folder: RunFolder, targets: EngineTarget[], services: RunService
       if (!target) throw new TargetLookupError(`${name} is not among the targets`)
       const session = openTargetSession(target, services.inventory, {
         secrets: services.secrets,
-        decideHostKey: services.decideHostKey,
+        decideHostKey,
         knownHosts: services.knownHosts,
         openLocal: services.openLocal
       })

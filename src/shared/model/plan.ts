@@ -157,6 +157,13 @@ export const ComparisonPlanSchema = z
       .describe('A result is "same" as the baseline when its whole 95 % interval lies within 100 % ± this many points'),
     precision: PrecisionSchema.optional().describe('Add repetitions until each primary figure is this precise (adaptive repetitions)'),
     warmup: z.boolean().default(false).describe('Run each test once on each target before measuring; kept in the run, never counted'),
+    idleSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(60)
+      .optional()
+      .describe('Seconds the preflight idle check samples each target, while the other checks run (default 3; 1 when every test is a quick pack form; 0: no idle check)'),
     acceptance: AcceptanceSchema.optional().describe('Acceptance criteria: what the run must show to pass (virtbench run exits 3 when one fails; docs/presets.md)')
   })
   .superRefine((plan, ctx) => {

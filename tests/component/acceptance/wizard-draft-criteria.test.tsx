@@ -21,3 +21,13 @@ describe('the wizard draft keeps a preset\'s acceptance criteria', () => {
     expect('acceptance' in planOfDraft({ ...emptyDraft(), baseline: 'host' })).toBe(false)
   })
 })
+
+describe("the wizard draft keeps a preset's idle check length", () => {
+  it('from the plan into the draft and back, 0 (no idle check) included', () => {
+    for (const idleSeconds of [0, 1, 10]) {
+      const plan: ComparisonPlanInput = { name: 'quiet', baseline: { target: 'host' }, variants: [{ target: 'guest' }], tests: [{ pack: 'everyday', form: 'quick' }], idleSeconds }
+      expect(planOfDraft(draftOfPlan(plan)).idleSeconds).toBe(idleSeconds)
+    }
+    expect('idleSeconds' in planOfDraft({ ...emptyDraft(), baseline: 'host' })).toBe(false)
+  })
+})

@@ -23,15 +23,46 @@ export interface CaptureEnvironmentOptions {
   timeoutMs?: number
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000
+export const ENVIRONMENT_TIMEOUT_MS = 30_000
+const DEFAULT_TIMEOUT_MS = ENVIRONMENT_TIMEOUT_MS
 /** Plenty for the facts and a few domain XMLs; more is cut and noted. */
-const MAX_OUTPUT_BYTES = 4 * 1024 * 1024
+export const ENVIRONMENT_MAX_BYTES = 4 * 1024 * 1024
+const MAX_OUTPUT_BYTES = ENVIRONMENT_MAX_BYTES
 
 /** Session failures that mean the target did not answer: those are the caller's to handle. */
 const UNREACHABLE: ReadonlySet<string> = new Set(['connect-failed', 'connection-lost', 'closed'])
 
 function withNote(env: TargetEnvironment, note: string): TargetEnvironment {
   return { ...env, notes: [...(env.notes ?? []), note] }
+}
+
+/** Pure: environment.sh's arguments (every tool's version probe, the work directory, the domains). */
+export function environmentArgs(opts: Pick<CaptureEnvironmentOptions, 'workDir' | 'domains'>): string[] {
+  return [...toolProbeArgs(TOOL_IDS).args, opts.workDir, ...(opts.domains ?? [])]
+}
+
+/** How environment.sh ended. */
+export interface EnvironmentEnd {
+  exitCode: number | null
+  signal: string | null
+  timedOut: boolean
+  cancelled: boolean
+  stderr: string
+  stdoutTruncated: boolean
+}
+
+/** Pure: the environment in environment.sh's output, with notes on how it ended (a timeout, a cancel, an exit status, a cut). */
+export function environmentOfOutput(label: string, stdout: string, end: EnvironmentEnd, capturedAt: string, timeoutMs: number, maxBytes = MAX_OUTPUT_BYTES): TargetEnvironment {
+  let env = parseEnvironment(stdout, capturedAt)
+  const stderr = end.stderr.trim()
+  if (end.timedOut) env = withNote(env, `${label}: environment capture stopped after ${Math.round(timeoutMs / 1000)} s; the facts read before then are kept`)
+  else if (end.cancelled) env = withNote(env, `${label}: environment capture cancelled; the facts read before then are kept`)
+  else if (end.exitCode !== 0) {
+    const how = end.exitCode === null ? `was ended by signal ${end.signal ?? '?'}` : `exited with status ${end.exitCode}`
+    env = withNote(env, `${label}: environment.sh ${how}${stderr ? `: ${stderr.split('\n').slice(-3).join(' / ')}` : ''}`)
+  }
+  if (end.stdoutTruncated) env = withNote(env, `${label}: environment output passed ${maxBytes} bytes and was cut`)
+  return env
 }
 
 export async function captureEnvironment(session: Session, opts: CaptureEnvironmentOptions): Promise<TargetEnvironment> {
@@ -51,19 +82,14 @@ export async function captureEnvironment(session: Session, opts: CaptureEnvironm
     const { remoteDir } = await session.ensureScripts(opts.scriptsDir)
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const result = await session.exec(
-      { argv: ['sh', `${remoteDir}/linux/environment.sh`, ...toolProbeArgs(TOOL_IDS).args, opts.workDir, ...(opts.domains ?? [])] },
+      { argv: ['sh', `${remoteDir}/linux/environment.sh`, ...environmentArgs(opts)] },
       { capture: { maxBytes: MAX_OUTPUT_BYTES }, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) }
     )
-    let env = parseEnvironment(result.stdout?.toString('utf8') ?? '', capturedAt)
-    const stderr = result.stderr?.toString('utf8').trim() ?? ''
-    if (result.timedOut) env = withNote(env, `${session.label}: environment capture stopped after ${Math.round(timeoutMs / 1000)} s; the facts read before then are kept`)
-    else if (result.cancelled) env = withNote(env, `${session.label}: environment capture cancelled; the facts read before then are kept`)
-    else if (result.exitCode !== 0) {
-      const how = result.exitCode === null ? `was ended by signal ${result.signal ?? '?'}` : `exited with status ${result.exitCode}`
-      env = withNote(env, `${session.label}: environment.sh ${how}${stderr ? `: ${stderr.split('\n').slice(-3).join(' / ')}` : ''}`)
-    }
-    if (result.stdoutTruncated) env = withNote(env, `${session.label}: environment output passed ${MAX_OUTPUT_BYTES} bytes and was cut`)
-    return env
+    return environmentOfOutput(session.label, result.stdout?.toString('utf8') ?? '', {
+      ...result,
+      stderr: result.stderr?.toString('utf8') ?? '',
+      stdoutTruncated: result.stdoutTruncated === true
+    }, capturedAt, timeoutMs)
   } catch (err) {
     if (err instanceof SessionError && UNREACHABLE.has(err.code)) throw err
     return failed(`environment capture failed: ${err instanceof Error ? err.message : String(err)}`)

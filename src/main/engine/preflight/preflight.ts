@@ -54,28 +54,62 @@ export async function collectPreflightFacts(session: Session, req: PreflightRequ
     return emptyFacts([`the check script could not be put on ${session.label}: ${messageOf(err)}`])
   }
 
-  const probes = toolProbeArgs(req.tools, req.unixbenchDir ? { unixbench: expandHome(req.unixbenchDir, about.homeDir) } : {})
+  const call = preflightCall(req, about.homeDir)
+  const [main, device] = await Promise.all([
+    runChecks(session, script, call.args, { timeoutMs: call.timeoutMs, signal: req.signal }),
+    call.deviceApart && req.device !== undefined ? runDeviceChecks(session, script, req.device, { timeoutMs: call.timeoutMs, signal: req.signal, sudo: req.sudo }) : undefined
+  ])
+  return completeFacts(main, device, call)
+}
+
+/** How preflight.sh is called for a request: its arguments, its time limit, and what is checked apart. */
+export interface PreflightCall {
+  /** preflight.sh's arguments, without the device when it is checked apart (through sudo). */
+  args: string[]
+  /** The idle seconds asked for (0: none); their `--idle-seconds` is in `args` when not 0. */
+  idleSeconds: number
+  timeoutMs: number
+  /** The device checks run as a second command through the target's sudo. */
+  deviceApart: boolean
+  /** Tool names the request gave that are no tool. */
+  unknownTools: string[]
+}
+
+/** Pure: preflight.sh's arguments for `req`, with `~` as the login user's `homeDir`. */
+export function preflightCall(req: PreflightRequest, homeDir: string): PreflightCall {
+  const probes = toolProbeArgs(req.tools, req.unixbenchDir ? { unixbench: expandHome(req.unixbenchDir, homeDir) } : {})
   const idleSeconds = Math.max(0, Math.round(req.idleSeconds ?? 0))
   const timeoutMs = (req.timeoutMs ?? DEFAULT_TIMEOUT_MS) + idleSeconds * 1000
   const deviceApart = req.device !== undefined && Boolean(req.sudo)
 
   const args: string[] = []
   args.push(...probes.args)
-  if (req.dir) args.push('--dir', expandHome(req.dir, about.homeDir))
+  if (req.dir) args.push('--dir', expandHome(req.dir, homeDir))
   if (req.device !== undefined && !deviceApart) args.push('--device', req.device)
   if (idleSeconds > 0) args.push('--idle-seconds', String(idleSeconds))
+  return { args, idleSeconds, timeoutMs, deviceApart, unknownTools: probes.unknown }
+}
 
-  const [main, device] = await Promise.all([
-    runChecks(session, script, args, { timeoutMs, signal: req.signal }),
-    deviceApart && req.device !== undefined ? runDeviceChecks(session, script, req.device, { timeoutMs, signal: req.signal, sudo: req.sudo }) : undefined
-  ])
+/** The facts of the main checks, with the device checked apart and the tool names that were no tool. */
+export function completeFacts(main: PreflightFacts, device: { device: DeviceFacts; problems: string[] } | undefined, call: PreflightCall): PreflightFacts {
   if (device) {
     main.device = device.device
     main.problems.push(...device.problems)
   }
-  main.problems.unshift(...probes.unknown.map((t) => `${JSON.stringify(t)} is not a tool name`))
+  main.problems.unshift(...call.unknownTools.map((t) => `${JSON.stringify(t)} is not a tool name`))
   return main
 }
+
+/** Pure: the facts in preflight.sh's output, with what went wrong with the command (a timeout, an exit status) as the first problem. */
+export function factsOfOutput(label: string, stdout: string, end: CommandEnd, timeoutMs: number): PreflightFacts {
+  const facts = parsePreflightOutput(stdout)
+  const trouble = runTrouble(label, end, timeoutMs)
+  if (trouble) facts.problems.unshift(trouble)
+  return facts
+}
+
+/** How a command ended, as far as the checks' problems tell it. */
+export type CommandEnd = Pick<ExecResult, 'exitCode' | 'signal' | 'timedOut' | 'cancelled'> & { stderr?: string }
 
 /** collectPreflightFacts, with a target that cannot be reached answered as `{ unreachable }`. */
 export async function probeTarget(session: Session, req: PreflightRequest): Promise<PreflightFacts | Unreachable> {
@@ -86,7 +120,7 @@ export async function probeTarget(session: Session, req: PreflightRequest): Prom
   }
 }
 
-interface RunOptions {
+export interface RunOptions {
   timeoutMs: number
   signal: AbortSignal | undefined
   sudo?: SudoMode | undefined
@@ -108,14 +142,11 @@ async function runChecks(session: Session, script: string, args: readonly string
     if (isUnreachable(err)) throw err
     return emptyFacts([`the checks could not run on ${session.label}${opts.sudo ? ' through sudo' : ''}: ${messageOf(err)}`])
   }
-  const facts = parsePreflightOutput(result.stdout?.toString('utf8') ?? '')
-  const trouble = runTrouble(session.label, result, opts.timeoutMs)
-  if (trouble) facts.problems.unshift(trouble)
-  return facts
+  return factsOfOutput(session.label, result.stdout?.toString('utf8') ?? '', { ...result, stderr: result.stderr?.toString('utf8') ?? '' }, opts.timeoutMs)
 }
 
 /** The device part alone, through sudo; a refusal becomes the device's checkError. */
-async function runDeviceChecks(session: Session, script: string, device: string, opts: RunOptions): Promise<{ device: DeviceFacts; problems: string[] }> {
+export async function runDeviceChecks(session: Session, script: string, device: string, opts: RunOptions): Promise<{ device: DeviceFacts; problems: string[] }> {
   const facts = await runChecks(session, script, ['--device', device], opts)
   if (facts.device) return { device: facts.device, problems: facts.problems }
   return {
@@ -124,11 +155,11 @@ async function runDeviceChecks(session: Session, script: string, device: string,
   }
 }
 
-function runTrouble(label: string, result: ExecResult, timeoutMs: number): string | undefined {
+function runTrouble(label: string, result: CommandEnd, timeoutMs: number): string | undefined {
   if (result.cancelled) return `the checks on ${label} were cancelled`
   if (result.timedOut) return `the checks on ${label} did not finish within ${Math.round(timeoutMs / 1000)} s`
   if (result.exitCode === 0) return undefined
-  const stderr = result.stderr?.toString('utf8').trim().split('\n')[0]?.trim()
+  const stderr = result.stderr?.trim().split('\n')[0]?.trim()
   const how = result.exitCode === null ? `was ended by signal ${result.signal ?? '?'}` : `exited with status ${result.exitCode}`
   return `the check script on ${label} ${how}${stderr ? `: ${stderr}` : ''}`
 }
@@ -140,10 +171,10 @@ export function expandHome(path: string, homeDir: string): string {
   return path
 }
 
-function isUnreachable(err: unknown): boolean {
+export function isUnreachable(err: unknown): boolean {
   return err instanceof SessionError && UNREACHABLE.has(err.code)
 }
 
-function messageOf(err: unknown): string {
+export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }

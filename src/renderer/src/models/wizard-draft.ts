@@ -65,6 +65,8 @@ export interface WizardDraft {
   statistics: { margin: string; precision: string; maxRepetitions: string; budget: string; warmup: boolean }
   /** The plan's acceptance criteria (docs/presets.md#acceptance-criteria), kept as the preset has them; undefined: none. */
   acceptance?: AcceptanceInput
+  /** The plan's idle check length in seconds (docs/preflight.md), kept as the preset has it; undefined: the default. */
+  idleSeconds?: number
 }
 
 export const DEFAULT_MARGIN = '3'
@@ -151,7 +153,8 @@ export function planOfDraft(draft: WizardDraft): ComparisonPlanInput {
     network: { ...(draft.network.peer ? { peer: draft.network.peer } : {}), matrix: draft.network.matrix, simultaneous: draft.network.simultaneous },
     schedule: { ...draft.schedule },
     ...statisticsOfDraft(draft.statistics),
-    ...(draft.acceptance ? { acceptance: draft.acceptance } : {})
+    ...(draft.acceptance ? { acceptance: draft.acceptance } : {}),
+    ...(draft.idleSeconds !== undefined ? { idleSeconds: draft.idleSeconds } : {})
   }
 }
 
@@ -215,7 +218,8 @@ export function draftOfPlan(plan: ComparisonPlanInput): WizardDraft {
       budget: plan.precision?.budgetSeconds !== undefined ? String(plan.precision.budgetSeconds) : '',
       warmup: plan.warmup ?? false
     },
-    ...(plan.acceptance ? { acceptance: plan.acceptance } : {})
+    ...(plan.acceptance ? { acceptance: plan.acceptance } : {}),
+    ...(plan.idleSeconds !== undefined ? { idleSeconds: plan.idleSeconds } : {})
   }
 }
 
