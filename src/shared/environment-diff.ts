@@ -7,10 +7,8 @@ import { formatValue } from './format'
  * A target's environment as text facts, and the facts that differ between two captures: the
  * environment diff of Compare runs and of a release comparison (virtbench compare), where a new
  * kernel or a new qemu is what explains a figure that moved.
- *
- * The same functions as src/renderer/src/features/results/environment-fields.ts (which the results
- * screen and the report page use): that file should re-export these once the results screen is
- * not being edited, so there is one list of facts.
+ * The results screen and the report page use them too (through
+ * src/renderer/src/features/results/environment-fields.ts, which re-exports them).
  */
 
 // ---- Words for people ----

@@ -20,6 +20,8 @@ const JobId = z.string().regex(/^j[0-9]{4,6}$/, 'not a job id')
 export const RunSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** The plan's (preset's) name: runs of one preset share it, whatever each run was renamed to. */
+  plan: z.string(),
   status: z.enum(RUN_STATUSES),
   createdAt: z.string(),
   endedAt: z.string().optional(),

@@ -3,6 +3,7 @@ import { Icon, type IconName } from './components/icons'
 import { ComparisonPage } from './features/comparison/comparison-page'
 import { HomePage } from './features/home/home-page'
 import { PresetsPage } from './features/presets/presets-page'
+import { ReleasePage } from './features/release/release-page'
 import { CompareRunsPage } from './features/runs/compare-runs-page'
 import { RunPage } from './features/runs/run-page'
 import { RunsPage } from './features/runs/runs-page'
@@ -26,6 +27,7 @@ const pages: Record<Page, () => ReactElement> = {
   runs: RunsPage,
   run: RunPage,
   'compare-runs': CompareRunsPage,
+  release: ReleasePage,
   presets: PresetsPage,
   settings: SettingsPage
 }
@@ -36,6 +38,7 @@ export function App(): ReactElement {
   const theme = useAppStore((s) => s.settings?.theme ?? 'system')
   const runId = useAppStore((s) => s.openRunId)
   const compared = useAppStore((s) => s.compareRunIds)
+  const released = useAppStore((s) => s.releaseRunIds)
   const Current = pages[page]
   const main = useRef<HTMLElement>(null)
 
@@ -44,7 +47,7 @@ export function App(): ReactElement {
     if (!main.current) return
     main.current.scrollTop = 0
     main.current.scrollLeft = 0
-  }, [page, runId, compared])
+  }, [page, runId, compared, released])
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme
@@ -63,7 +66,7 @@ export function App(): ReactElement {
               <button
                 type="button"
                 className="nav-item"
-                aria-current={page === item.page || (item.page === 'runs' && (page === 'run' || page === 'compare-runs')) ? 'page' : undefined}
+                aria-current={page === item.page || (item.page === 'runs' && (page === 'run' || page === 'compare-runs' || page === 'release')) ? 'page' : undefined}
                 onClick={() => navigate(item.page)}
               >
                 <Icon name={item.icon} />

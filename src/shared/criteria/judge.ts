@@ -131,7 +131,8 @@ function judgeCell(c: Criterion, policy: InconclusivePolicy, row: ComparisonRow,
   if (c.noInconclusive || c.noSlower) {
     const bad = c.noInconclusive ? cell.verdict === 'inconclusive' : cell.verdict === 'slower'
     judgement = bad ? 'missed' : 'met'
-    why = bad ? (c.noInconclusive ? `inconclusive: ${cell.verdictReason}` : `slower: ${cell.verdictReason}`) : 'as required'
+    // the figure's text ends with its verdict: the reason follows it, not the verdict again
+    why = bad ? cell.verdictReason : 'as required'
   } else {
     if (row.comparison !== 'ratio') return undefined
     ;({ judgement, why } = boundJudgement(c, intervalOf(cell)))

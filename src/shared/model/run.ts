@@ -240,6 +240,8 @@ export type RunDocument = z.infer<typeof RunDocumentSchema>
 export interface RunSummary {
   id: string
   name: string
+  /** The plan's (preset's) name, which a rename of the run keeps: the release comparison lists the earlier runs of it. */
+  plan: string
   status: RunStatus
   createdAt: string
   endedAt?: string
@@ -255,6 +257,7 @@ export function summarizeRun(run: RunDocument): RunSummary {
   return {
     id: run.id,
     name: run.name,
+    plan: run.plan.name,
     status: run.status,
     createdAt: run.createdAt,
     ...(run.endedAt ? { endedAt: run.endedAt } : {}),

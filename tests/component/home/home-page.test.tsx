@@ -45,7 +45,7 @@ function sshView(name: string, id: string): TargetView {
 }
 
 function run(id: string, createdAt: string, status: RunSummary['status'], jobs = { total: 12, succeeded: 12, failed: 0 }): RunSummary {
-  return { id, name: `run ${id}`, status, createdAt, baseline: 'phys-01', variants: ['guest-none', 'guest-wb'], jobs }
+  return { id, name: `run ${id}`, plan: 'phys-01 vs guests', status, createdAt, baseline: 'phys-01', variants: ['guest-none', 'guest-wb'], jobs }
 }
 
 function setup(targets: TargetView[] | undefined, handlers: FakeHandlers = {}): FakeApi {

@@ -6,7 +6,7 @@ import { createRunsSlice, type RunsSlice } from './runs-slice'
 import { createTargetsSlice, type TargetsSlice } from './targets-slice'
 import { createWizardSlice, type WizardSlice } from './wizard-slice'
 
-export type Page = 'home' | 'targets' | 'comparison' | 'runs' | 'run' | 'compare-runs' | 'presets' | 'settings'
+export type Page = 'home' | 'targets' | 'comparison' | 'runs' | 'run' | 'compare-runs' | 'release' | 'presets' | 'settings'
 
 export interface NavigationSlice {
   page: Page
@@ -14,9 +14,13 @@ export interface NavigationSlice {
   openRunId: string | undefined
   /** The runs the 'compare-runs' page puts side by side, the first one as the reference. */
   compareRunIds: string[]
+  /** The runs the 'release' page compares: a run and an earlier run of its preset (until one is picked, none). */
+  releaseRunIds: { newer: string; older: string | undefined } | undefined
   navigate: (page: Page) => void
   openRun: (id: string) => void
   openRunComparison: (ids: string[]) => void
+  /** The release comparison of `newer` with `older`; without `older`, the page lists the earlier runs to pick from. */
+  openReleaseComparison: (newer: string, older?: string) => void
 }
 
 export interface ConnectionSlice {
@@ -63,6 +67,7 @@ export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSli
   page: lastPage(),
   openRunId: undefined,
   compareRunIds: [],
+  releaseRunIds: undefined,
   navigate: (page) => {
     rememberPage(page)
     set({ page })
@@ -74,6 +79,10 @@ export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSli
   openRunComparison: (ids) => {
     rememberPage('compare-runs')
     set({ page: 'compare-runs', compareRunIds: ids })
+  },
+  openReleaseComparison: (newer, older) => {
+    rememberPage('release')
+    set({ page: 'release', releaseRunIds: { newer, older } })
   }
 })
 

@@ -146,7 +146,7 @@ describe('a bound on relative %', () => {
     // noSlower judges it by its verdict
     const slower = judgeCriterion(criterion({ noSlower: true }), 0, c)
     expect(slower.status).toBe('failed')
-    expect(slower.cells[0]!.text).toMatch(/^guest, iperf3 iperf3\.retransmits: \+4 .*slower: slower: the 95 % interval/)
+    expect(slower.cells[0]!.text).toMatch(/^guest, iperf3 iperf3\.retransmits: \+4 .*, slower: the 95 % interval/)
   })
 })
 

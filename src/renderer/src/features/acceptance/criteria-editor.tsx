@@ -163,7 +163,7 @@ export function CriteriaEditor({ value, onChange, tests, variants }: CriteriaEdi
                     )}
                   </Field>
                 ) : null}
-                <label className="criteria-editor-check">
+                <label className="check criteria-editor-check">
                   <input
                     type="checkbox"
                     checked={c.scope?.allMetrics === true}
@@ -174,7 +174,7 @@ export function CriteriaEditor({ value, onChange, tests, variants }: CriteriaEdi
                   />{' '}
                   secondary figures too
                 </label>
-                <button type="button" className="button-secondary" onClick={() => set(criteria.filter((_, j) => j !== i))}>
+                <button type="button" className="button button-small criteria-editor-remove" onClick={() => set(criteria.filter((_, j) => j !== i))}>
                   Remove
                 </button>
               </div>
@@ -190,7 +190,7 @@ export function CriteriaEditor({ value, onChange, tests, variants }: CriteriaEdi
         })}
       </ol>
       <div className="criteria-editor-row">
-        <button type="button" onClick={() => set([...criteria, NEW_CRITERION])}>
+        <button type="button" className="button" onClick={() => set([...criteria, NEW_CRITERION])}>
           Add a criterion
         </button>
         {criteria.length > 0 ? (

@@ -1,14 +1,15 @@
-import { useState, type ReactElement } from 'react'
+import { useMemo, useState, type ReactElement } from 'react'
 import type { PlanReview, ReviewJob } from '../../../../shared/catalog-contract'
 import type { Finding } from '../../../../shared/model/run'
 import { describeScenario } from '../../../../shared/model/scenario'
 import { useAppStore } from '../../store'
+import { CriteriaEditor } from '../acceptance/criteria-editor'
 import { apiMessage } from '../../lib/api-message'
 import { useWizardIssues } from './use-issues'
 import { WizardField } from './wizard-field'
 import { derivedName, draftName, fieldId, formatDuration, placeOf, STEPS, stepOfPath, type StepIndex } from '../../models/wizard-draft'
 
-/** Step 4: the plan's problems, the exact commands per target, the time, preflight and Start. */
+/** Step 4: the plan's problems, the exact commands per target, the acceptance criteria, the time, preflight and Start. */
 export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) => void }): ReactElement {
   const draft = useAppStore((s) => s.wizardDraft)
   const updateDraft = useAppStore((s) => s.updateDraft)
@@ -116,6 +117,8 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
       </section>
 
       <Commands review={review?.ok ? review : undefined} reviewing={reviewing} />
+
+      <Acceptance review={review?.ok ? review : undefined} />
 
       <section aria-labelledby="wiz-preflight-heading" className="wiz-preflight">
         <h3 id="wiz-preflight-heading">Preflight</h3>
@@ -228,6 +231,39 @@ function Summary({ onGo }: { onGo: (step: StepIndex) => void }): ReactElement {
         </dd>
       </dl>
     </section>
+  )
+}
+
+/**
+ * The plan's acceptance criteria, kept in the draft and so saved with the preset. The tests offered
+ * as scopes are the plan's as main expanded them (a pack's tests by their ids), else its custom tests.
+ */
+function Acceptance({ review }: { review: PlanReview | undefined }): ReactElement {
+  const draft = useAppStore((s) => s.wizardDraft)
+  const updateDraft = useAppStore((s) => s.updateDraft)
+  const tests = useMemo(() => {
+    if (!review) return draft.tests.flatMap((t) => (t.kind === 'custom' ? [{ id: t.id, title: t.title.trim() || t.id }] : []))
+    const seen = new Map<string, string>()
+    for (const job of review.jobs) if (!seen.has(job.testId)) seen.set(job.testId, job.title)
+    return [...seen].map(([id, title]) => ({ id, title }))
+  }, [review, draft.tests])
+  const variants = useMemo(() => draft.variants.map((v) => v.label.trim() || v.target), [draft.variants])
+  return (
+    // the editor is the region ("Acceptance criteria"); this only gives it the step's heading
+    <div className="wiz-acceptance" id="wiz-acceptance">
+      <h3>Acceptance criteria</h3>
+      <CriteriaEditor
+        value={draft.acceptance}
+        onChange={(acceptance) =>
+          updateDraft((d) => {
+            const { acceptance: _old, ...rest } = d
+            return acceptance ? { ...rest, acceptance } : rest
+          })
+        }
+        tests={tests}
+        variants={variants}
+      />
+    </div>
   )
 }
 

@@ -3,6 +3,7 @@ import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
 import { ChartFileStemContext, ChartsSection, chartSourceLine, ChartSourceContext } from '../charts'
 import { reportFileStem } from '../../../../shared/report'
+import { AcceptanceVerdict } from '../acceptance/acceptance-verdict'
 import { comparisonOf } from './comparison-of'
 import { EnvironmentDiff, type EnvironmentTarget } from './environment-diff'
 import { environmentOf } from './environment-fields'
@@ -13,7 +14,8 @@ import { PreflightFindings, PublishedBanner, RunSummary, VariantFlags } from './
 import './results.css'
 
 /**
- * A run's results: summary, flags, overhead table, charts, method and environment. The
+ * A run's results: the acceptance verdict (when the plan has criteria), summary, flags, overhead
+ * table, charts, method and environment. The
  * comparison is computed once per run document (comparisonOf), unless the caller has it already.
  */
 export function ResultsView({ run, comparison: given }: { run: RunDocument; comparison?: Comparison }): ReactElement {
@@ -28,6 +30,7 @@ export function ResultsView({ run, comparison: given }: { run: RunDocument; comp
 
   return (
     <section className="results" aria-label={`Results of ${run.name}`}>
+      <AcceptanceVerdict run={run} comparison={comparison} />
       <PublishedBanner run={run} />
       <RunSummary run={run} />
       <VariantFlags run={run} comparison={comparison} />

@@ -141,6 +141,7 @@ function RunHeader({
   const exportRunJson = useAppStore((s) => s.exportRunJson)
   const deleteRun = useAppStore((s) => s.deleteRun)
   const navigate = useAppStore((s) => s.navigate)
+  const openRelease = useAppStore((s) => s.openReleaseComparison)
   const [confirmCancel, setConfirmCancel] = useState(false)
   const [cancelling, setCancelling] = useState(false)
   const keepRunning = useRef<HTMLButtonElement>(null)
@@ -203,6 +204,11 @@ function RunHeader({
               </button>
             ) : null}
           </>
+        )}
+        {running ? null : (
+          <button type="button" className="button" onClick={() => openRelease(run.id)} title={`How the figures moved since an earlier run of ${run.plan.name}`}>
+            Compare with an earlier run
+          </button>
         )}
         <button type="button" className="button" onClick={() => void exportJson()}>
           Export .json
