@@ -170,7 +170,7 @@ describe('connecting to a real sshd', () => {
     const closed = new Promise<void>((resolve) => client.once('close', () => resolve()))
     client.end()
     await closed
-    const deadline = Date.now() + 3000
+    const deadline = Date.now() + 20_000
     while (!/Disconnected from user/.test(s.logs()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
     expect(s.logs()).toMatch(/Disconnected from user \S+ 127\.0\.0\.1/)
   })
@@ -202,13 +202,11 @@ describe('keepalive', () => {
     // Freeze the sshd processes this test started (SIGSTOP), so keepalives go unanswered.
     const frozen = await processTree(s.pid)
     cleanups.push(() => frozen.forEach((pid) => process.kill(pid, 'SIGCONT')))
-    const started = Date.now()
     frozen.forEach((pid) => process.kill(pid, 'SIGSTOP'))
+    // the client gives up on its own keepalives (TCP alone would wait minutes; the test's deadline
+    // is the bound): no wall-clock bound here, which a loaded machine stretches either way
     await closed
-    const elapsed = Date.now() - started
     expect(errors).toEqual(['Keepalive timeout'])
-    expect(elapsed).toBeGreaterThanOrEqual(350)
-    expect(elapsed).toBeLessThan(2500)
   })
 })
 
@@ -237,9 +235,9 @@ describe('errors before SSH', () => {
     expect(error.message).toBe(
       `127.0.0.1:${silent.port} (target 'quiet') accepted the connection but sent no SSH greeting within 0.7 s: is an SSH server listening on port ${silent.port}?`
     )
+    // not before its readyTimeoutMs (a timer never fires early); no upper bound a loaded machine could stretch
     expect(elapsed).toBeGreaterThanOrEqual(650)
-    expect(elapsed).toBeLessThan(3000)
-    const deadline = Date.now() + 2000
+    const deadline = Date.now() + 20_000
     while (silent.open() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     expect(silent.open()).toBe(0)
   })
@@ -292,7 +290,7 @@ describe('cancelling', () => {
     const error = await connectError(pending)
     expect(error.code).toBe('cancelled')
     expect(error.stage).toBe('host-key')
-    const deadline = Date.now() + 3000
+    const deadline = Date.now() + 20_000
     const closedBeforeAuth = /(Connection (closed|reset) by|Disconnected from) 127\.0\.0\.1 port \d+ \[preauth\]/
     while (!closedBeforeAuth.test(s.logs()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
     expect(s.logs()).toMatch(closedBeforeAuth)
