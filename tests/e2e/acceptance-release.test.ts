@@ -94,6 +94,12 @@ describe('acceptance criteria and the release comparison, in Chromium', () => {
     await session.screenshot('release-comparison-1280')
     await page.getByRole('heading', { name: 'What changed on the machines' }).evaluate((h) => h.scrollIntoView({ block: 'end' }))
     await session.screenshot('release-comparison-end-1280')
+    // then the trend of the preset over both runs: the guest's figures halved since the last release
+    const trend = page.getByRole('region', { name: /^Trend of .* over its last 2 runs$/ })
+    await trend.waitFor()
+    expect(await trend.locator('tbody tr').first().textContent()).toMatch(/fio\.read\.iops.*%.*%/)
+    await trend.evaluate((t) => t.scrollIntoView({ block: 'end' }))
+    await session.screenshot('release-trend-1280')
     expect(session.problems).toEqual([])
   })
 

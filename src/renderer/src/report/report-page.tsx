@@ -7,6 +7,7 @@ import { describeScenario } from '../../../shared/model/scenario'
 import { formatValue } from '../../../shared/format'
 import { simultaneousTables } from '../../../shared/network-tables'
 import { describeRedaction } from '../../../shared/export/redact'
+import { judgeAcceptance, type CriterionStatus } from '../../../shared/criteria'
 import { PAPER_MM, type ReportInput } from '../../../shared/report'
 import { ChartPrintContext, IozoneHeatmap, MonitorSeriesChart, NetworkMatrixHeatmap, RelativeChart } from '../features/charts'
 import { matrixGrids } from '../features/charts/network-matrix'
@@ -70,7 +71,7 @@ export function ReportPage({ input }: { input: ReportInput }): ReactElement {
   return (
     <ChartPrintContext.Provider value={FULL_WIDTH}>
       <article className="report" data-paper={input.options.paper} aria-label={`Comparison report: ${run.name}`}>
-        <TitlePage input={input} parts={parts} network={networkExtras && !networkPart} />
+        <TitlePage input={input} comparison={comparison} parts={parts} network={networkExtras && !networkPart} />
         <SummarySection run={run} comparison={comparison} />
         <FlagsSection comparison={comparison} />
         {parts.map((part) => (
@@ -114,7 +115,7 @@ function Section({
   )
 }
 
-function TitlePage({ input, parts, network }: { input: ReportInput; parts: CategoryPart[]; network: boolean }): ReactElement {
+function TitlePage({ input, comparison, parts, network }: { input: ReportInput; comparison: Comparison; parts: CategoryPart[]; network: boolean }): ReactElement {
   const { run, options } = input
   const baseline = run.targets.find((t) => t.role === 'baseline')
   const variants = run.targets.filter((t) => t.role === 'variant')
@@ -195,6 +196,7 @@ function TitlePage({ input, parts, network }: { input: ReportInput; parts: Categ
           </nav>
         </dd>
       </dl>
+      <AcceptanceSummary run={run} comparison={comparison} />
       {input.redacted ? (
         <p className="report-note" data-redacted="true">
           {describeRedaction(input.redacted)} in this report: they are written as &lt;host-1&gt;, &lt;address-1&gt;… The run kept by
@@ -202,6 +204,55 @@ function TitlePage({ input, parts, network }: { input: ReportInput; parts: Categ
         </p>
       ) : null}
     </section>
+  )
+}
+
+const CRITERION_STATUS_TEXT: Record<CriterionStatus, string> = { passed: 'Passed', failed: 'Failed', error: 'Not judged' }
+
+/** Failing figures printed under a failed criterion on the first page; the rest are counted (the summary's tables have them all). */
+export const REPORT_FAILING_FIGURES = 3
+
+/**
+ * The acceptance verdict on the first page, when the plan has criteria: passed or failed, then a
+ * line per criterion with its status and summary, and under a failed one its first failing figures.
+ * Judged by judgeAcceptance() from the comparison the report prints, as the app and the CLI do.
+ */
+function AcceptanceSummary({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement | null {
+  const acceptance = run.plan.acceptance
+  const result = useMemo(() => (acceptance ? judgeAcceptance(acceptance, comparison) : undefined), [acceptance, comparison])
+  if (!result) return null
+  const verdict = `Acceptance ${result.passed ? 'passed' : 'failed'}${run.status === 'running' ? ' so far' : ''}`
+  return (
+    <div className={`report-acceptance report-acceptance-${result.passed ? 'passed' : 'failed'}`} data-acceptance={result.passed ? 'passed' : 'failed'}>
+      <h2 className="report-acceptance-head">
+        <span aria-hidden="true">{result.passed ? '✓ ' : '✗ '}</span>
+        {verdict}
+      </h2>
+      <p className="report-acceptance-summary">{result.summary}</p>
+      <ol className="report-acceptance-criteria">
+        {result.results.map((r) => {
+          const failing = r.cells.filter((c) => c.counts === 'fail')
+          return (
+            <li key={r.index} data-status={r.status}>
+              <strong className={`report-acceptance-status report-acceptance-status-${r.status}`}>{CRITERION_STATUS_TEXT[r.status]}</strong> {r.name}
+              <span className="report-muted"> · {r.summary}</span>
+              {failing.length > 0 ? (
+                <ul className="report-acceptance-figures">
+                  {failing.slice(0, REPORT_FAILING_FIGURES).map((c) => (
+                    <li key={`${c.variant}|${c.testId}|${c.metric}|${JSON.stringify(c.labels)}`}>{c.text}</li>
+                  ))}
+                  {failing.length > REPORT_FAILING_FIGURES ? (
+                    <li className="report-muted">
+                      and {failing.length - REPORT_FAILING_FIGURES} more failing figure{failing.length - REPORT_FAILING_FIGURES === 1 ? '' : 's'}, in the tables below
+                    </li>
+                  ) : null}
+                </ul>
+              ) : null}
+            </li>
+          )
+        })}
+      </ol>
+    </div>
   )
 }
 

@@ -6,6 +6,7 @@ import { apiMessage } from '../../lib/api-message'
 import { useAppStore } from '../../store'
 import type { ListedRun } from '../../store/runs-slice'
 import { formatWhen } from '../runs/job-view'
+import { PresetTrend, TREND_RUNS } from './preset-trend'
 import { ReleaseComparisonView } from './release-comparison-view'
 
 const LEAD = 'How each guest’s relative % moved since an earlier run of the same preset (the last release), and what changed on the machines.'
@@ -56,6 +57,25 @@ function useRunDocument(id: string | undefined): Read | undefined {
   return read?.id === id ? read : undefined
 }
 
+/** The run documents of some ids, those that could be read, once all have answered (a run deleted meanwhile is left out). */
+function useRunDocuments(ids: readonly string[]): RunDocument[] | undefined {
+  const api = useAppStore((s) => s.api)
+  const key = ids.join('\u0000')
+  const [read, setRead] = useState<{ key: string; runs: RunDocument[] } | undefined>()
+  useEffect(() => {
+    if (!api || key === '') return
+    let current = true
+    const wanted = key.split('\u0000')
+    void Promise.allSettled(wanted.map((id) => api.invoke('runs:get', { id }))).then((results) => {
+      if (current) setRead({ key, runs: results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])) })
+    })
+    return () => {
+      current = false
+    }
+  }, [api, key])
+  return read?.key === key ? read.runs : undefined
+}
+
 /** The finished runs of `run`'s plan made before it, newest first. */
 export function earlierRunsOf(run: Pick<RunDocument, 'id' | 'createdAt' | 'plan'>, runs: readonly ListedRun[]): ListedRun[] {
   return runs
@@ -77,6 +97,8 @@ function ReleaseOfRun({ newer, older }: { newer: string; older: string | undefin
   const earlier = useMemo(() => (newRead?.run && runs ? earlierRunsOf(newRead.run, runs) : undefined), [newRead, runs])
   const olderId = older ?? earlier?.[0]?.id
   const oldRead = useRunDocument(olderId)
+  const trendIds = useMemo(() => (earlier ?? []).slice(0, TREND_RUNS - 1).map((r) => r.id), [earlier])
+  const trendRuns = useRunDocuments(trendIds)
 
   if (!newRead) {
     return (
@@ -147,6 +169,7 @@ function ReleaseOfRun({ newer, older }: { newer: string; older: string | undefin
       ) : (
         <ReleaseComparisonView newer={run} older={picked} />
       )}
+      {trendRuns && trendRuns.length > 0 ? <PresetTrend runs={[run, ...trendRuns]} plan={run.plan.name} /> : null}
     </div>
   )
 }
