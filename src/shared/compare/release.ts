@@ -1,6 +1,4 @@
 import type { Comparison, ComparisonRow, VariantCell, Verdict } from '../model/comparison'
-import type { MetricComparison } from '../model/metric-def'
-import type { Better, MetricCategory, Unit } from '../model/sample'
 import { formatValue } from '../format'
 import { CONFIDENCE_LEVEL_PCT, estimateInterval, type Estimate } from './interval'
 import { pctText } from './message-text'
@@ -56,16 +54,8 @@ export interface ReleaseCell {
   reason: string
 }
 
-export interface ReleaseRow {
-  testId: string
-  testTitle: string
-  metric: string
-  labels: Record<string, string>
-  unit: Unit
-  better: Better
-  category?: MetricCategory
-  primary: boolean
-  comparison: MetricComparison
+/** A row of the release comparison: the figure as the runs' comparison rows name it, and a cell per variant. */
+export interface ReleaseRow extends Pick<ComparisonRow, 'testId' | 'testTitle' | 'metric' | 'labels' | 'unit' | 'better' | 'category' | 'primary' | 'comparison'> {
   cells: ReleaseCell[]
 }
 

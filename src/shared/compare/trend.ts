@@ -1,6 +1,4 @@
-import type { Comparison, Verdict } from '../model/comparison'
-import type { MetricComparison } from '../model/metric-def'
-import type { Unit } from '../model/sample'
+import type { Comparison, ComparisonRow, Verdict } from '../model/comparison'
 import { leadingRows } from './summary'
 
 /**
@@ -25,14 +23,8 @@ export interface TrendPoint {
   verdict?: Verdict
 }
 
-export interface TrendSeries {
+export interface TrendSeries extends Pick<ComparisonRow, 'testId' | 'testTitle' | 'metric' | 'labels' | 'unit' | 'comparison'> {
   variant: string
-  testId: string
-  testTitle: string
-  metric: string
-  labels: Record<string, string>
-  unit: Unit
-  comparison: MetricComparison
   /** One point per run, in run order (a run without the figure has a point without a value). */
   points: TrendPoint[]
 }
