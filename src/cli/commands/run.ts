@@ -6,8 +6,12 @@ import { defaultDataDir } from '../../main/data-dir'
 import { PlanError } from '../../main/engine/planner'
 import { continueRun, startRun, TargetLookupError, type RunServices } from '../../main/engine/start-run'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
+import { beforeJobsWithToolSources } from '../../main/engine/tool-provision'
+import { parseToolArchive, parseToolChecksum, type ToolArchive } from '../../main/tools/provision'
 import { comparisonTable, networkMatrixText, simultaneousText } from '../../main/report/text-table'
 import { networkMatrices, simultaneousTables } from '../../shared/network-tables'
+import { surfaceMaps } from '../../shared/studies/surface-maps'
+import { surfaceText } from '../../shared/studies/surface-text'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
 import { EnvSecretStore, PromptSecretStore, SecretStoreChain } from '../../main/secrets/secrets'
@@ -75,6 +79,12 @@ Options:
                              criterion (the preset must have "acceptance" criteria)
   --comparison FILE          the comparison as JSON when the run ends (as virtbench report --comparison)
   --overhead-csv FILE        the same rows as CSV (as virtbench report --overhead-csv)
+  --tool-archive TOOL=FILE   bring a tool from this computer to targets without internet: its source
+                             archive (built there with the target's compiler) or a program built for
+                             the targets; iozone or unixbench (repeat for both). Cached on each target
+                             by its SHA-256, so the next run reuses it (docs/tools-offline.md)
+  --tool-sha256 TOOL=HEX     the SHA-256 the --tool-archive file must have (else: a pinned release's,
+                             or the file's own, recorded in the run)
 
 When the plan has acceptance criteria, their verdicts are printed after the table.
 
@@ -110,7 +120,9 @@ export const runCommand: CliCommand = {
         'data-dir': { type: 'string' },
         junit: { type: 'string' },
         comparison: { type: 'string' },
-        'overhead-csv': { type: 'string' }
+        'overhead-csv': { type: 'string' },
+        'tool-archive': { type: 'string', multiple: true },
+        'tool-sha256': { type: 'string', multiple: true }
       },
       strict: true,
       allowPositionals: true
@@ -156,6 +168,7 @@ export const runCommand: CliCommand = {
       if (file === '-') throw new UsageError(`${option} needs a file name: standard output carries the progress and the table`)
     }
     const listTargets = (): Target[] => inventory
+    const archives = toolArchives(values['tool-archive'] ?? [], values['tool-sha256'] ?? [])
     const env = new EnvSecretStore(listTargets, io.env)
     const secrets = io.terminal ? new SecretStoreChain([env, new PromptSecretStore(listTargets, io.terminal.input, io.terminal.output)]) : env
     const acceptNew = values['accept-new-host-keys'] === true
@@ -172,7 +185,10 @@ export const runCommand: CliCommand = {
         appVersion: __APP_VERSION__,
         onEvent: (event) => progress.on(event),
         ...(reconnectWait !== undefined ? { reattachForMs: reconnectWait * 1000 } : {}),
-        beforeJobs: values['install-missing'] === true ? beforeJobsInstalling : standardBeforeJobs
+        beforeJobs: beforeJobsWithToolSources(
+          { archives, targetPaths: Object.fromEntries(inventory.flatMap((t) => (t.toolPaths ? [[t.name, t.toolPaths] as const] : []))) },
+          values['install-missing'] === true ? beforeJobsInstalling : standardBeforeJobs
+        )
       }
       started = resumeDir ? await continueRun(resumeDir, services) : await startRun(plan, outDir, services)
     } catch (error) {
@@ -210,6 +226,8 @@ export const runCommand: CliCommand = {
     if (matrices.length > 0) io.stdout(`\nNetwork matrix\n${networkMatrixText(matrices)}`)
     const together = simultaneousTables(run)
     if (together.length > 0) io.stdout(`\nSimultaneous clients\n${simultaneousText(together)}`)
+    const surfaces = surfaceMaps(comparison)
+    if (surfaces.length > 0) io.stdout(`\niozone sub-tests (the grids are heat maps in the app and the PDF)\n${surfaceText(surfaces)}`)
     const failed = run.jobs.filter((j) => j.status === 'failed')
     for (const job of failed) io.stdout(`failed: ${job.id} ${job.title} on ${job.side} (repetition ${job.repetition}): ${job.error ?? 'no reason'}\n`)
     if (values.comparison) await writeExport(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, 'Comparison', io)
@@ -275,6 +293,29 @@ function withStatistics(plan: ComparisonPlan, values: StatisticsValues): Compari
     throw new UsageError(`${option}: ${issue?.message ?? 'not valid'}`)
   }
   return checked.data
+}
+
+/** --tool-archive TOOL=FILE and --tool-sha256 TOOL=HEX, checked and paired by tool. */
+function toolArchives(archives: readonly string[], checksums: readonly string[]): ToolArchive[] {
+  const sums = new Map<string, string>()
+  for (const text of checksums) {
+    const parsed = parseToolChecksum(text)
+    if ('error' in parsed) throw new UsageError(`--tool-sha256: ${parsed.error}`)
+    sums.set(parsed.tool, parsed.sha256)
+  }
+  const out: ToolArchive[] = []
+  for (const text of archives) {
+    const parsed = parseToolArchive(text)
+    if ('error' in parsed) throw new UsageError(`--tool-archive: ${parsed.error}`)
+    if (out.some((a) => a.tool === parsed.tool)) throw new UsageError(`--tool-archive: ${parsed.tool} is given twice; give one archive per tool`)
+    const file = path.resolve(parsed.path)
+    if (!existsSync(file)) throw new UsageError(`--tool-archive: ${file} does not exist on this computer`)
+    const sha256 = sums.get(parsed.tool)
+    out.push({ tool: parsed.tool, path: file, ...(sha256 ? { sha256 } : {}) })
+  }
+  const orphan = [...sums.keys()].find((tool) => !out.some((a) => a.tool === tool))
+  if (orphan) throw new UsageError(`--tool-sha256 ${orphan}=... goes with --tool-archive ${orphan}=FILE`)
+  return out
 }
 
 function parseRepeat(text: string): number {

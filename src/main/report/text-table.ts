@@ -3,6 +3,7 @@ import { leadingRows, verdictCounts, verdictCountsText, VERDICT_WORDS } from '..
 import { formatPct, formatValue } from '../../shared/format'
 import type { Comparison, ComparisonRow, Flag, VariantCell } from '../../shared/model/comparison'
 import type { NetworkMatrix, SimultaneousTable } from '../../shared/network-tables'
+import { hasSurfaces } from '../../shared/studies/surface-maps'
 
 /**
  * The overhead table for a terminal: one row per test and primary metric (every metric with
@@ -14,7 +15,11 @@ import type { NetworkMatrix, SimultaneousTable } from '../../shared/network-tabl
 export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boolean; width?: number } = {}): string {
   const leading = leadingRows(comparison)
   const rows = opts.allMetrics ? comparison.rows : leading
-  if (rows.length === 0) return 'No comparable results: no test succeeded on the baseline and a variant.\n'
+  if (rows.length === 0) {
+    // iozone's cells are compared too, but as heat maps and one line per sub-test (surfaceText)
+    if (hasSurfaces(comparison)) return 'Every figure of this run is a file size x record size grid: see the tables per sub-test below.\n'
+    return 'No comparable results: no test succeeded on the baseline and a variant.\n'
+  }
   const notes: string[] = []
   const explanations: { title: string; text: string }[] = []
   const noteOf = (flag: Flag): string => {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TOOL_IDS } from './tool-ids'
 
 /**
  * A target: a machine VirtBench measures, reached over SSH or "This computer".
@@ -202,6 +203,13 @@ export const TargetLabelsSchema = z.record(z.string(), LabelValueSchema).superRe
 })
 export type TargetLabels = z.infer<typeof TargetLabelsSchema>
 
+/** An absolute path on the target, shown in commands (quoted there), so no control characters. */
+const ToolPathSchema = z
+  .string()
+  .max(4096, 'a tool path is at most 4096 characters')
+  .regex(/^\//, 'a tool path is absolute (starts with /), for example /opt/iozone/bin/iozone')
+  .refine((p) => !CONTROL_CHARACTERS.test(p), 'a tool path cannot contain control characters')
+
 // ---------------------------------------------------------------------------------------------
 // Targets
 
@@ -212,7 +220,11 @@ const commonFields = {
   addresses: NetworkAddressesSchema.default({}),
   sudo: SudoModeSchema.default('none'),
   os: DetectedOsSchema.optional(),
-  labels: TargetLabelsSchema.default({})
+  labels: TargetLabelsSchema.default({}),
+  toolPaths: z
+    .partialRecord(z.enum(TOOL_IDS), ToolPathSchema)
+    .optional()
+    .describe('Where a tool is on this target when it is not on PATH: a program (iozone: /opt/iozone/bin/iozone) or, for UnixBench, the folder holding ./Run')
 }
 
 const sshFields = {

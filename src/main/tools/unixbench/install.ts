@@ -1,3 +1,4 @@
+import type { SourceBuild } from '../provision/types'
 import type { InstallRecipe } from '../types'
 
 const THEN = 'Build dependencies of UnixBench; then build UnixBench itself with the source recipe.'
@@ -24,3 +25,17 @@ export const unixbenchInstall: readonly InstallRecipe[] = [
       'The default build uses -march=native, so build it on the machine that runs it.'
   }
 ]
+
+/**
+ * Building UnixBench from a source archive on a target without internet (src/main/tools/provision/):
+ * `make` in the folder that holds ./Run (UnixBench/ of a byte-unixbench archive, from GitHub or a
+ * release); the plans use that whole folder, as they use ~/byte-unixbench/UnixBench. No release is
+ * pinned: the admin gives the archive's SHA-256, or VirtBench records it in the run.
+ */
+export const unixbenchSourceBuild: SourceBuild = {
+  marker: 'Run',
+  makeArgs: () => [],
+  result: { kind: 'folder' },
+  releases: [],
+  buildTools: 'gcc, make and perl (Debian, Ubuntu: apt-get install gcc make perl; Fedora, RHEL: dnf install gcc make perl perl-Time-HiRes)'
+}

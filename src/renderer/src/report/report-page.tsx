@@ -39,6 +39,8 @@ import {
   type DiskActivityRow
 } from './report-data'
 import { FIGURE_MARKS, FigureTable, HeadlineMatrix, HeadlineTable, type TestHead } from './report-tables'
+import { IozoneStudyMaps } from '../features/studies/iozone-heatmap'
+import { isSurfaceRow } from '../../../shared/studies/surface-maps'
 
 /** The plot width of every chart in the report, in CSS pixels: fits A4 and Letter inside the margins. */
 export const REPORT_CHART_WIDTH = 640
@@ -472,7 +474,11 @@ function CategorySection({ run, part }: { run: RunDocument; part: CategoryPart }
         <p className="report-muted">The host monitor of {monitors.length - shownMonitors.length} more job{monitors.length - shownMonitors.length === 1 ? '' : 's'} is in the app and the run&apos;s JSON.</p>
       ) : null}
       {part.category === 'network' ? <NetworkExtras run={run} /> : null}
-      <FigureTable comparison={own} rows={own.rows} tests={part.tests.map((t) => testHead(run, t))} caption={`${title}: every figure, by test (primary figures in bold)`} />
+      <IozoneStudyMaps comparison={own} />
+      {/* iozone's cells are in its heat maps above (hundreds of them), not in this table */}
+      {own.rows.some((r) => !isSurfaceRow(r)) ? (
+        <FigureTable comparison={own} rows={own.rows.filter((r) => !isSurfaceRow(r))} tests={part.tests.map((t) => testHead(run, t))} caption={`${title}: every figure, by test (primary figures in bold)`} />
+      ) : null}
       {disk.length > 0 ? <DiskActivityTable rows={disk} /> : null}
       {notes.length > 0 ? (
         <div className="report-block">

@@ -10,6 +10,7 @@ import { environmentOf } from './environment-fields'
 import { EnvironmentPanel } from './environment-panel'
 import { ExportPanel } from './export-panel'
 import { OverheadTable } from './overhead-table'
+import { IozoneStudyMaps } from '../studies/iozone-heatmap'
 import { PreflightFindings, PublishedBanner, RunSummary, VariantFlags } from './run-summary'
 import './results.css'
 
@@ -45,6 +46,8 @@ export function ResultsView({ run, comparison: given }: { run: RunDocument; comp
         </p>
         <OverheadTable comparison={comparison} />
       </section>
+
+      <IozoneStudyMaps comparison={comparison} />
 
       <DeferredCharts run={run} comparison={comparison} />
 
