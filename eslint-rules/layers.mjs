@@ -27,10 +27,10 @@ export const LAYERS = [
     allow: ['renderer/store', 'renderer/models', 'renderer/lib', 'renderer/api', 'shared'],
     packages: '*',
     builtins: false,
-    forbidPackages: ['ssh2', 'ws']
+    forbidPackages: ['ssh2', 'ws', 'pg']
   },
-  { name: 'renderer/api', dir: 'src/renderer/src/api', allow: ['renderer/api', 'shared'], packages: '*', builtins: false, forbidPackages: ['ssh2', 'ws'] },
-  { name: 'renderer', dir: 'src/renderer', allow: ['renderer', 'renderer/*', 'shared'], packages: '*', builtins: false, forbidPackages: ['ssh2', 'ws'] },
+  { name: 'renderer/api', dir: 'src/renderer/src/api', allow: ['renderer/api', 'shared'], packages: '*', builtins: false, forbidPackages: ['ssh2', 'ws', 'pg'] },
+  { name: 'renderer', dir: 'src/renderer', allow: ['renderer', 'renderer/*', 'shared'], packages: '*', builtins: false, forbidPackages: ['ssh2', 'ws', 'pg'] },
   { name: 'cli', dir: 'src/cli', allow: ['cli', 'main/*', 'shared'], packages: '*', notInto: ['main/electron'] },
   { name: 'shared', dir: 'src/shared', allow: ['shared'], packages: ['zod'], builtins: false }
 ]

@@ -13,6 +13,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'run', summary: 'Run a comparison (a preset, or targets given as ssh:// URLs) and print the overhead table', load: async () => (await import('./commands/run')).runCommand },
   { name: 'report', summary: 'Make the PDF comparison report of a run, and its CSV and JSON exports', load: async () => (await import('./commands/report')).reportCommand },
   { name: 'compare', summary: 'Compare two runs of one preset (a release against the last): how each relative % moved', load: async () => (await import('./commands/compare')).compareCommand },
+  { name: 'publish', summary: "Publish finished runs to the team's PostgreSQL store (queued and retried when it cannot be reached)", load: async () => (await import('./commands/publish')).publishCommand },
   { name: 'packs', summary: 'List the test packs taken from the studies, their tests and how long they take', load: async () => (await import('./commands/packs')).packsCommand },
   { name: 'parse', summary: "Parse a benchmark tool's output (run by hand or elsewhere) into samples, as JSON", load: async () => (await import('./commands/parse')).parseCommand },
   { name: 'serve', summary: "Serve the VirtBench UI and API on this machine's loopback, for a browser or headless use", load: async () => (await import('./commands/serve')).serveCommand },

@@ -40,7 +40,13 @@ export const INVOKE_CHANNELS = [
   'presets:rename',
   'presets:remove',
   'presets:import',
-  'presets:export'
+  'presets:export',
+  'team:settings',
+  'team:configure',
+  'team:publish',
+  'team:list',
+  'team:get',
+  'team:raw'
 ] as const
 
 export const EVENT_CHANNELS = [

@@ -5,6 +5,7 @@ import { catalogInvokeContract } from './catalog-contract'
 import { presetsEventContract, presetsInvokeContract } from './presets-contract'
 import { runsEventContract, runsInvokeContract } from './runs-contract'
 import { targetsEventContract, targetsInvokeContract } from './targets-contract'
+import { teamStoreInvokeContract } from './team-store-contract'
 
 /**
  * The one API contract between the renderer and main. Every invoke channel has a request and a
@@ -84,7 +85,8 @@ export const invokeContract = {
   ...targetsInvokeContract,
   ...runsInvokeContract,
   ...catalogInvokeContract,
-  ...presetsInvokeContract
+  ...presetsInvokeContract,
+  ...teamStoreInvokeContract
 } satisfies Record<InvokeChannel, { request: z.ZodType; response: z.ZodType }>
 
 export const eventContract = {

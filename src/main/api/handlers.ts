@@ -12,6 +12,7 @@ import { createPresetsHandlers } from './presets-handlers'
 import { createReportHandlers, type ReportPrinter } from './report-handlers'
 import { createRunsHandlers } from './runs-handlers'
 import { createTargetsHandlers } from './targets-handlers'
+import { createTeamStoreHandlers } from './team-store-handlers'
 
 /** What differs between the desktop app and `virtbench serve`. */
 export interface HostServices {
@@ -85,6 +86,8 @@ export function createApi(host: HostServices): Api {
     ...(host.printReport ? { printReport: host.printReport } : {})
   })
 
+  const team = createTeamStoreHandlers({ dataDir: host.dataDir, secrets, appVersion: __APP_VERSION__, notify, ...(host.homeDir !== undefined && { homeDir: host.homeDir }) }, hub)
+
   const handlers: Handlers = {
     'app:info': () => ({
       name: 'VirtBench',
@@ -113,7 +116,8 @@ export function createApi(host: HostServices): Api {
     ...runs,
     ...catalog,
     ...presets,
-    ...report
+    ...report,
+    ...team
   }
   return { handlers, hub, notify, hostKeys: decisions }
 }

@@ -8,6 +8,7 @@ import type { ListedRun } from '../../store/runs-slice'
 import { formatWhen } from '../runs/job-view'
 import { PresetTrend, TREND_RUNS } from './preset-trend'
 import { ReleaseComparisonView } from './release-comparison-view'
+import { TeamReleasePick } from '../team/team-release'
 
 const LEAD = 'How each guest’s relative % moved since an earlier run of the same preset (the last release), and what changed on the machines.'
 
@@ -170,6 +171,7 @@ function ReleaseOfRun({ newer, older }: { newer: string; older: string | undefin
         <ReleaseComparisonView newer={run} older={picked} />
       )}
       {trendRuns && trendRuns.length > 0 ? <PresetTrend runs={[run, ...trendRuns]} plan={run.plan.name} /> : null}
+      <TeamReleasePick run={run} />
     </div>
   )
 }

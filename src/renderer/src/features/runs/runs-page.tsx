@@ -8,6 +8,7 @@ import { apiMessage } from '../../lib/api-message'
 import { formatDuration, formatWhen, secondsBetween } from './job-view'
 import { filterRuns, isFiltered, NO_FILTER, targetOptions, testOptions, type RunFilter } from './run-filters'
 import { PublishedBadge, RUN_STATUS_WORDS, RunStatusChip } from './run-status'
+import { TeamHistory } from '../team/team-history'
 import './runs.css'
 
 /** Run history: search, filters, open, rename, delete (with undo), export, compare. */
@@ -106,6 +107,7 @@ export function RunsPage(): ReactElement {
           <RunsTable runs={shown} selected={selected} onToggle={toggle} onClearFilters={isFiltered(filter) ? () => setFilter(NO_FILTER) : undefined} />
         </>
       )}
+      <TeamHistory />
     </div>
   )
 }

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react'
 import type { Theme } from '../../../../shared/contract'
 import { PageHeader } from '../../components/empty-state'
 import { useAppStore } from '../../store'
+import { TeamStoreSettings } from '../team/team-settings'
 
 const themes: { value: Theme; label: string }[] = [
   { value: 'system', label: 'Follow the system' },
@@ -34,6 +35,7 @@ export function SettingsPage(): ReactElement {
           ))}
         </fieldset>
       </section>
+      <TeamStoreSettings />
       <section className="card">
         <h2>About</h2>
         {info ? (
