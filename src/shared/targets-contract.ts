@@ -7,6 +7,7 @@ import {
   TargetAuthSchema,
   TargetIdSchema,
   TargetPatchSchema,
+  TargetRoleSchema,
   TargetSchema
 } from './model/target'
 
@@ -136,7 +137,12 @@ export const targetsInvokeContract = {
     response: ImportPreview
   },
   'targets:import': {
-    request: z.strictObject({ path: SshConfigPath, names: z.array(z.string().min(1)).min(1).max(500) }),
+    request: z.strictObject({
+      path: SshConfigPath,
+      names: z.array(z.string().min(1)).min(1).max(500),
+      /** The role chosen for each imported Host, by name (case ignored); Host when not given (and for jump hosts pulled in). */
+      roles: z.record(z.string(), TargetRoleSchema).optional()
+    }),
     response: z.object({
       added: z.array(TargetView),
       skipped: z.array(z.object({ name: z.string(), reason: z.string() }))

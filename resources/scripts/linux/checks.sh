@@ -3,7 +3,7 @@
 # while the idle gate samples the machine around both (not after them), so the whole costs one
 # round trip and max(idle seconds, the checks) instead of their sum.
 #
-#   sh checks.sh IDLE_SECONDS N [PREFLIGHT ARGS (N of them)...] [ENVIRONMENT ARGS...]
+#   sh checks.sh [--port PORT]... IDLE_SECONDS N [PREFLIGHT ARGS (N of them)...] [ENVIRONMENT ARGS...]
 #
 # Output: each part between a line RS"section NAME STATUS" (RS is the ASCII record separator, so
 # no output of the parts can look like it; STATUS is the part's exit code) and the next such line:
@@ -11,6 +11,11 @@
 #   preflight-err preflight.sh's stderr
 #   environment   environment.sh's lines
 #   environment-err environment.sh's stderr
+#   ports         one line per --port: port<TAB>PORT<TAB>listening|free|unknown[<TAB>PROGRAM]: is a
+#                 TCP socket listening on PORT (any address, IPv4 or IPv6) already, from
+#                 /proc/net/tcp and tcp6; PROGRAM is what `ss -ltnp` names when it may see it (a
+#                 process of another user stays unnamed). A server VirtBench starts there (iperf3
+#                 -s -p PORT) would fail with "Address already in use". No --port: no section.
 # The idle facts (idle.seconds, idle.load, idle.busy_pct, idle.iowait_pct, idle.steal_pct) are the
 # ones preflight.sh prints with --idle-seconds, read from /proc/stat before both parts start and
 # after both have ended and IDLE_SECONDS have passed. The CPU time the two parts took themselves
@@ -20,6 +25,12 @@ LC_ALL=C
 export LC_ALL
 here=$(dirname "$0")
 RS=$(printf '\036')
+
+ports=
+while [ "$1" = --port ] && [ $# -ge 2 ]; do
+  case $2 in '' | *[!0-9]*) ;; *) ports="$ports $2" ;; esac
+  shift 2
+done
 
 idle=${1:-0}
 npre=${2:-0}
@@ -77,6 +88,25 @@ idle_facts() {
   }'
 }
 
+# port_facts: one line per port in $ports (see the header).
+port_facts() {
+  for port in $ports; do
+    hex=$(printf '%04X' "$port")
+    state=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v hex="$hex" '
+      NR > 0 && $2 ~ /:/ { seen = 1; n = split($2, a, ":"); if (a[n] == hex && $4 == "0A") found = 1 }
+      END { print found ? "listening" : seen ? "free" : "unknown" }')
+    program=
+    if [ "$state" = listening ] && command -v ss >/dev/null 2>&1; then
+      program=$(ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*users:(("\([^"]*\)",pid=\([0-9]*\).*/\1 (pid \2)/p' | sed -n '1p')
+    fi
+    if [ -n "$program" ]; then
+      printf 'port\t%s\t%s\t%s\n' "$port" "$state" "$program"
+    else
+      printf 'port\t%s\t%s\n' "$port" "$state"
+    fi
+  done
+}
+
 # Prints the parts, preflight's with exit code $1 and the environment's with $2.
 report() {
   printf '%ssection preflight %s\n' "$RS" "$1"
@@ -90,6 +120,10 @@ report() {
   cat "$tmp/env" 2>/dev/null
   printf '%ssection environment-err %s\n' "$RS" "$2"
   cat "$tmp/env-err" 2>/dev/null
+  if [ -n "$ports" ]; then
+    printf '%ssection ports 0\n' "$RS"
+    cat "$tmp/ports" 2>/dev/null
+  fi
 }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vb-checks.XXXXXX" 2>/dev/null) || {
@@ -108,6 +142,7 @@ s1=
 p=$!
 (part "$npre" $# environment.sh "$@") >"$tmp/env" 2>"$tmp/env-err" </dev/null &
 e=$!
+[ -n "$ports" ] && port_facts >"$tmp/ports" 2>/dev/null
 wait "$p"
 prc=$?
 wait "$e"

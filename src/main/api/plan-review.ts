@@ -1,11 +1,12 @@
 import os from 'node:os'
 import type { z } from 'zod'
 import type { PlanIssue, PlanReview, ReviewJob } from '../../shared/catalog-contract'
-import { ComparisonPlanSchema, type ComparisonPlan, type Precision } from '../../shared/model/plan'
+import { ComparisonPlanSchema, type ComparisonPlan } from '../../shared/model/plan'
 import type { Job, RunTest } from '../../shared/model/run'
 import { sameTargetName, type Target } from '../../shared/model/target'
 import { peerAddressOf, planOfJob, runDirOf, workRootOf } from '../engine/job-commands'
-import { expandTests, PlanError, planJobs } from '../engine/planner'
+import { idleSecondsOf } from '../engine/before-jobs'
+import { estimateRun, expandTests, PlanError, planJobs } from '../engine/planner'
 import { describePresetIssues } from '../presets/presets'
 import { PACKS, packTests } from '../tools/packs'
 import { TOOLS } from '../tools/registry'
@@ -56,22 +57,8 @@ export function reviewPlan(loose: unknown, ctx: ReviewContext): PlanReview {
     }
   }
   if (stepIssues.length > 0) return notOk(unique(stepIssues))
-  const seconds = reviewed.reduce((sum, j) => sum + j.seconds, 0)
-  const extra = plan.precision ? extraRoundsSeconds(plan.precision, tests, jobs) : undefined
-  return { ok: true, issues: [], jobs: reviewed, seconds, ...(extra !== undefined ? { maxSeconds: seconds + extra } : {}) }
-}
-
-/**
- * The most adaptive repetitions may add: for each test, one round (every side once) for each
- * repetition between its planned ones and the plan's maximum, within the time budget.
- */
-function extraRoundsSeconds(precision: Precision, tests: readonly RunTest[], jobs: readonly Job[]): number {
-  let extra = 0
-  for (const test of tests) {
-    const round = jobs.filter((j) => j.testId === test.id && j.kind === 'compare' && j.repetition === 1).reduce((sum, j) => sum + (j.estimatedSeconds ?? 0), 0)
-    extra += round * Math.max(0, precision.maxRepetitions - test.repetitions)
-  }
-  return precision.budgetSeconds !== undefined ? Math.min(extra, precision.budgetSeconds) : extra
+  const { seconds, maxSeconds } = estimateRun(plan, tests, jobs, idleSecondsOf(plan))
+  return { ok: true, issues: [], jobs: reviewed, seconds, ...(maxSeconds !== undefined ? { maxSeconds } : {}) }
 }
 
 function notOk(issues: PlanIssue[]): PlanReview {

@@ -132,7 +132,8 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
       }
     },
 
-    'targets:import': async ({ path: file, names }) => {
+    'targets:import': async ({ path: file, names, roles = {} }) => {
+      const roleOf = (name: string): Target['role'] => Object.entries(roles).find(([n]) => sameTargetName(n, name))?.[1] ?? 'host'
       const { result } = await readConfig(file)
       const byName = new Map(result.candidates.map((c) => [c.name.toLowerCase(), c]))
       const wanted = new Set<SshConfigCandidate>()
@@ -169,7 +170,7 @@ export function createTargetsHandlers(svc: TargetsServices, hub: EventHub): Pick
             await store.add({
               kind: 'ssh',
               name: candidate.name,
-              role: 'host',
+              role: roleOf(candidate.name),
               address: candidate.address,
               port: candidate.port,
               user: candidate.user,

@@ -7,7 +7,7 @@ import { TOOLS } from '../tools/registry'
 import type { ToolId } from '../tools/types'
 import { sameMachineFlag, virtualBaselineFlag } from '../../shared/run-comparison'
 import { checkScenario } from './environment/scenario-check'
-import { evaluatePreflight, installOffers, runInstall, type PreflightTarget } from './preflight'
+import { evaluatePreflight, installOffers, runInstall, serverPortsByTarget, type PreflightTarget } from './preflight'
 import { runTargetChecks } from './target-checks'
 import type { BeforeJobsContext, BeforeJobsResult, EngineTarget } from './runner'
 import { largestNeed } from './working-set'
@@ -91,7 +91,8 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
     domainsOf.set(host.name, [...(domainsOf.get(host.name) ?? []), { guest: t.name, domain }])
   }
 
-  // 1. preflight, the environment and the idle gate: one command per target, every target at once
+  // 1. preflight, the environment, the idle gate and the servers' ports: one command per target, every target at once
+  const serverPorts = serverPortsByTarget(run.jobs.filter((j) => j.status === 'queued'))
   const idle = idleSecondsOf(run.plan)
   const idlePassed = idleJustPassed(run, Date.now())
   const checkAll = () => Promise.all(
@@ -110,6 +111,7 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
           ...(storage.kind === 'device' && t.role !== 'peer' && testsByTarget.has(t.name) ? { device: storage.path } : {}),
           tools,
           idleSeconds: idlePassed.has(t.name) ? 0 : idle,
+          ports: (serverPorts.get(t.name) ?? []).map((s) => s.port),
           ...(t.sudo ? { sudo: t.sudo } : {})
         },
         environment: { workDir, domains: (domainsOf.get(t.name) ?? []).map((d) => d.domain) }
@@ -126,6 +128,7 @@ async function beforeJobs(ctx: BeforeJobsContext, opts: { installMissing?: boole
       role: target.role,
       facts,
       tools: [...(toolsByTarget.get(target.name) ?? [])],
+      servers: serverPorts.get(target.name) ?? [],
       ...(need ? { storage: need } : {})
     }
   })

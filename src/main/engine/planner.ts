@@ -211,3 +211,69 @@ export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[]
 export function aggregateOf(tests: readonly RunTest[], testId: string): Aggregate {
   return tests.find((t) => t.id === testId)?.aggregate ?? 'median'
 }
+
+// ---------------------------------------------------------------------------------------------
+// How long a run takes
+
+/**
+ * Seconds a run spends before its first job, besides the idle gate: the SSH logins to every target
+ * (all at once), the scripts' upload and the checks command per target (preflight and the
+ * environment, side by side, also all at once). The idle gate samples while the checks run, so the
+ * phase takes this plus what the idle seconds add beyond CHECKS_SECONDS. Measured on loopback sshd
+ * (docs/runs.md, "How long a run takes"): 3.3 s with a 1 s idle gate, 3.5 to 5 s at load 10.
+ */
+export const CONNECT_SECONDS = 1.5
+export const CHECKS_SECONDS = 1.5
+/** What the engine adds to each job around the tool's own time (bench:engine: 24.5 ms per job), and the end of the run. */
+export const PER_JOB_SECONDS = 0.05
+export const CLEANUP_SECONDS = 0.5
+
+export interface RunEstimate {
+  /** The whole run, checks included, jobs one after the other (or targets side by side when the schedule says so). */
+  seconds: number
+  /** The jobs alone: each tool's own estimate plus the engine's per-job cost. */
+  jobsSeconds: number
+  /** Logins, checks and the idle gate before the first job. */
+  beforeSeconds: number
+  /** With adaptive repetitions: the most the extra rounds may add, on top of `seconds`. */
+  maxSeconds?: number
+}
+
+/**
+ * Pure: how long a run of `plan` takes, from its jobs' estimates (each tool's own: start-up, the
+ * measured time, a server's start) plus what the run adds around them: logins and checks with the
+ * idle gate (`idleSeconds`, the plan's or the engine's default), the engine's cost per job, the
+ * cleanup; with `parallelTargets`, the targets' jobs side by side (the longest target's share; a
+ * network job counts for both its machines); with adaptive repetitions, `maxSeconds` adds the most
+ * the extra rounds may take (within the plan's time budget).
+ */
+export function estimateRun(plan: ComparisonPlan, tests: readonly RunTest[], jobs: readonly Job[], idleSeconds: number): RunEstimate {
+  const jobSeconds = (job: Job): number => (job.estimatedSeconds ?? 0) + PER_JOB_SECONDS
+  let jobsSeconds = jobs.reduce((sum, job) => sum + jobSeconds(job), 0)
+  if (plan.schedule.parallelTargets) {
+    const perTarget = new Map<string, number>()
+    for (const job of jobs) {
+      for (const name of job.peer !== undefined ? [job.target, job.peer] : [job.target]) perTarget.set(name, (perTarget.get(name) ?? 0) + jobSeconds(job))
+    }
+    jobsSeconds = Math.min(jobsSeconds, Math.max(0, ...perTarget.values()))
+  }
+  const beforeSeconds = CONNECT_SECONDS + Math.max(CHECKS_SECONDS, idleSeconds)
+  const seconds = Math.round(beforeSeconds + jobsSeconds + CLEANUP_SECONDS)
+  const extra = plan.precision ? extraRoundsSeconds(plan, tests, jobs) : 0
+  return { seconds, jobsSeconds, beforeSeconds, ...(plan.precision ? { maxSeconds: Math.round(seconds + extra) } : {}) }
+}
+
+/**
+ * The most adaptive repetitions may add: for each test, one round (every side once) for each
+ * repetition between its planned ones and the plan's maximum, within the time budget.
+ */
+function extraRoundsSeconds(plan: ComparisonPlan, tests: readonly RunTest[], jobs: readonly Job[]): number {
+  const precision = plan.precision
+  if (!precision) return 0
+  let extra = 0
+  for (const test of tests) {
+    const round = jobs.filter((j) => j.testId === test.id && j.kind === 'compare' && j.repetition === 1).reduce((sum, j) => sum + (j.estimatedSeconds ?? 0) + PER_JOB_SECONDS, 0)
+    extra += round * Math.max(0, precision.maxRepetitions - test.repetitions)
+  }
+  return precision.budgetSeconds !== undefined ? Math.min(extra, precision.budgetSeconds) : extra
+}

@@ -3,12 +3,14 @@
  * idle gate run as one command (resources/scripts/linux/checks.sh), the two scripts side by side
  * while the idle gate samples around them. Only the device checks of a target with sudo run as a
  * second command at the same time (reading a disk needs root; the rest runs as the login user).
+ * The same command tells whether the TCP ports the plan's servers need there are taken already.
  * The answers are the ones collectPreflightFacts and captureEnvironment give.
  */
 import type { TargetEnvironment } from '../../shared/model/environment'
 import type { Session } from '../ssh/types'
 import { captureEnvironment, ENVIRONMENT_MAX_BYTES, ENVIRONMENT_TIMEOUT_MS, environmentArgs, environmentOfOutput } from './environment/capture'
 import { emptyFacts, type PreflightFacts, type Unreachable } from './preflight/facts'
+import { parsePortFacts } from './preflight/parse'
 import {
   collectPreflightFacts,
   completeFacts,
@@ -93,9 +95,10 @@ export async function runTargetChecks(session: Session, scriptsDir: string, req:
     const idleSeconds = Math.max(0, Math.round(req.preflight.idleSeconds ?? 0))
     const timeoutMs = Math.max(call.timeoutMs, ENVIRONMENT_TIMEOUT_MS) + idleSeconds * 1000
     const device = req.preflight.device
+    const ports = req.preflight.ports ?? []
     const [result, deviceFacts] = await Promise.all([
       session.exec(
-        { argv: ['sh', `${remoteDir}/linux/checks.sh`, String(idleSeconds), String(call.args.length), ...call.args, ...environmentArgs(req.environment)] },
+        { argv: ['sh', `${remoteDir}/linux/checks.sh`, ...ports.flatMap((p) => ['--port', String(p)]), String(idleSeconds), String(call.args.length), ...call.args, ...environmentArgs(req.environment)] },
         { capture: { maxBytes: MAX_OUTPUT_BYTES }, timeoutMs, ...(signal ? { signal } : {}) }
       ),
       call.deviceApart && device !== undefined
@@ -117,6 +120,7 @@ export async function runTargetChecks(session: Session, scriptsDir: string, req:
       }
     }
     const facts = completeFacts(factsOfOutput(session.label, part('preflight')?.text ?? '', endOf('preflight'), timeoutMs), deviceFacts, call)
+    if (ports.length > 0) facts.ports = parsePortFacts(part('ports')?.text ?? '', ports)
     const environment = environmentOfOutput(
       session.label,
       part('environment')?.text ?? '',

@@ -147,6 +147,8 @@ export interface RawDeviceUse {
 export interface NetworkUse {
   /** `server`: the client talks to a server the test starts on the peer; `none`: the peer only answers (ping). */
   peerRuns: 'server' | 'none'
+  /** The TCP port the test's server listens on, for a tool that runs one. */
+  serverPort?(params: Record<string, unknown>): number
   /**
    * The parameters of the `index`-th (from 0) of several clients run at once against one peer,
    * each talking to a server of its own (iperf3 serves one client per server).

@@ -5,9 +5,9 @@ import type { Scenario } from '../model/scenario'
 
 /**
  * Redaction for reports and exports that leave the building (docs/export.md): a copy of a run
- * in which no host name, IP address, MAC address or login of the measured machines is left, while
- * the figures, the user's own target names (unless they hold a host name) and the document's
- * shape stay as they were, so it is still a valid run and compares to the same numbers.
+ * in which no host name, IP address, MAC address, login or target name (often a host alias) of the
+ * measured machines is left, while the figures and the document's shape stay as they were, so it
+ * is still a valid run and compares to the same numbers.
  */
 
 /** What a redaction replaced, counted; never the originals. */
@@ -19,7 +19,7 @@ export interface Redaction {
   macs: number
   /** Login names (a target's user, the `user` of `user@host`). */
   users: number
-  /** Targets whose name or label held a host name or address, renamed after their role. */
+  /** Targets renamed after their role (host A, guest 1...): every target of a measured run. */
   renamedTargets: number
 }
 
@@ -28,7 +28,7 @@ export interface RedactedRun {
   redaction: Redaction
 }
 
-/** "Host names and addresses are redacted (4 host names, 6 addresses)", for a report. */
+/** "Host names and addresses are redacted (4 host names, 6 addresses); 2 targets are named by role (host A, guest 1…)", for a report. */
 export function describeRedaction(redaction: Redaction): string {
   const count = (n: number, one: string, many: string): string | undefined => (n === 0 ? undefined : `${n} ${n === 1 ? one : many}`)
   const parts = [
@@ -37,7 +37,8 @@ export function describeRedaction(redaction: Redaction): string {
     count(redaction.macs, 'MAC address', 'MAC addresses'),
     count(redaction.users, 'login', 'logins')
   ].filter((p): p is string => p !== undefined)
-  return `Host names and addresses are redacted (${parts.length > 0 ? parts.join(', ') : 'none were found'})`
+  const renamed = redaction.renamedTargets === 0 ? '' : `; ${count(redaction.renamedTargets, 'target is', 'targets are') ?? ''} named by role (host A, guest 1…)`
+  return `Host names and addresses are redacted (${parts.length > 0 ? parts.join(', ') : 'none were found'})${renamed}`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,7 +115,7 @@ function addressKey(address: string): string {
 interface Span {
   start: number
   end: number
-  kind: 'mac' | 'address' | 'host' | 'user'
+  kind: 'mac' | 'address' | 'host' | 'user' | 'alias'
   text: string
 }
 
@@ -133,7 +134,11 @@ class SecretBook {
   readonly addressSpellings = new Map<string, string>()
   readonly macs = new Map<string, string>()
   readonly users = new Set<string>()
+  /** Target names and labels that are not host names (aliases): lower case -> pseudonym, and as written. */
+  readonly aliases = new Map<string, string>()
+  readonly aliasSpellings = new Map<string, string>()
   private hostPattern: RegExp | null | undefined
+  private aliasPattern: RegExp | null | undefined
 
   /** A target address, a networkAddress, an environment host name: an address or a host name. */
   addHostOrAddress(value: string, shortForm: boolean): void {
@@ -190,6 +195,21 @@ class SecretBook {
     if (user !== '' && !PLACEHOLDER.test(user)) this.users.add(user.toLowerCase())
   }
 
+  /** A target name or label to replace in text, unless it is already a known host name or address. */
+  addAlias(spelling: string, replacement: string): void {
+    const key = nameKey(spelling)
+    if (this.placeholderOf(key) !== undefined || this.aliases.has(key)) return
+    this.aliases.set(key, replacement)
+    this.aliasSpellings.set(key, spelling.trim())
+    this.aliasPattern = undefined
+  }
+
+  /** Known aliases in text, as whole words like host names. */
+  knownAliases(): RegExp | null {
+    if (this.aliasPattern === undefined) this.aliasPattern = wordPattern([...this.aliases.keys()])
+    return this.aliasPattern
+  }
+
   get machineCount(): number {
     return this.machines
   }
@@ -207,11 +227,7 @@ class SecretBook {
    */
   knownHosts(): RegExp | null {
     if (this.hostPattern !== undefined) return this.hostPattern
-    const names = [...this.hosts.keys()].filter(isMatchableHost).sort((a, b) => b.length - a.length)
-    this.hostPattern =
-      names.length === 0
-        ? null
-        : new RegExp(`${HOST_START}(?:${names.map(escapeRegExp).join('|')})${HOST_END}`, 'gi')
+    this.hostPattern = wordPattern([...this.hosts.keys()])
     return this.hostPattern
   }
 }
@@ -231,6 +247,8 @@ function spansOf(text: string, book: SecretBook): Span[] {
   for (const m of text.matchAll(USER_AT)) add(m.index, m[0], 'user')
   const hosts = book.knownHosts()
   if (hosts) for (const m of text.matchAll(hosts)) add(m.index, m[0], 'host')
+  const aliases = book.knownAliases()
+  if (aliases) for (const m of text.matchAll(aliases)) add(m.index, m[0], 'alias')
 
   found.sort((a, b) => a.start - b.start || b.end - a.end)
   const spans: Span[] = []
@@ -281,6 +299,9 @@ function redactText(text: string, book: SecretBook): string {
         break
       case 'host':
         out += book.hosts.get(span.text.toLowerCase()) ?? '<host>'
+        break
+      case 'alias':
+        out += book.aliases.get(nameKey(span.text)) ?? '<target>'
         break
     }
     at = span.end
@@ -491,6 +512,7 @@ function collect(run: RunDocument): SecretBook {
     devicePath: scan,
     dropPorts: false
   })
+  for (const [spelling, replacement] of targetRenames(run).aliases) book.addAlias(spelling, replacement)
   return book
 }
 
@@ -498,37 +520,62 @@ function nameKey(name: string): string {
   return name.trim().toLowerCase()
 }
 
-/** New names for targets whose name or label holds a secret: their role ('baseline', 'variant 2', 'peer'). */
-function roleNames(run: RunDocument, book: SecretBook): { names: Map<string, string>; labels: Map<string, string>; renamed: number } {
-  const holdsSecret = (text: string): boolean => spansOf(text, book).length > 0
-  const taken = new Set<string>()
-  for (const t of run.targets) {
-    if (!holdsSecret(t.name)) taken.add(nameKey(t.name))
-    if (!holdsSecret(t.label)) taken.add(nameKey(t.label))
-  }
-  const unique = (wanted: string): string => {
-    let candidate = wanted
-    for (let n = 2; taken.has(nameKey(candidate)); n++) candidate = `${wanted} (${n})`
-    taken.add(nameKey(candidate))
-    return candidate
-  }
-  const peers = run.targets.filter((t) => t.role === 'peer').length
+/**
+ * A target name that is a plain word of the trade ('host', 'vm') or already a pseudonym ('host A',
+ * 'guest 2'): renamed in the fields that name targets, but not searched for in free text, where it
+ * is that word ("host cache"). 'vm1' or 'host-02' names one machine and is searched for.
+ */
+const GENERIC_NAME = /^(?:(?:host|guest|baseline|variant|peer|physical|virtual|vm|local|localhost|server|client|target|this computer)|host [A-Z]{1,2}|guest \d+)$/i
+
+/** Letters for hosts: A..Z, then AA, AB... */
+function letters(n: number): string {
+  return n < 26 ? String.fromCharCode(65 + n) : letters(Math.floor(n / 26) - 1) + letters(n % 26)
+}
+
+/** Target names and labels that name machines, and what they become. */
+interface TargetRenames {
+  /** nameKey(name) -> pseudonym. */
+  names: Map<string, string>
+  /** label as written -> new label. */
+  labels: Map<string, string>
+  /** Names and labels searched for in free text, as written, with what replaces them; never generic words. */
+  aliases: Array<[string, string]>
+  renamed: number
+}
+
+/** A whole-word, case-ignored pattern for a name in text. */
+function wordPattern(names: string[]): RegExp | null {
+  const sorted = names.filter(isMatchableHost).sort((a, b) => b.length - a.length)
+  return sorted.length === 0 ? null : new RegExp(`${HOST_START}(?:${sorted.map(escapeRegExp).join('|')})${HOST_END}`, 'gi')
+}
+
+/**
+ * Stable pseudonyms by role for every target (target names are often host aliases): the baseline
+ * is 'host A', peers 'host B', 'host C'..., variants 'guest 1', 'guest 2'... in the order of the
+ * run's targets. A label holding its target's name keeps the rest ('guest (cache=none)' becomes
+ * 'guest 1 (cache=none)'); another label becomes the pseudonym and keeps a trailing '(...)'.
+ * Published figures (a run with a `source`) name no machines and keep their names.
+ */
+function targetRenames(run: RunDocument): TargetRenames {
   const names = new Map<string, string>()
   const labels = new Map<string, string>()
-  let variant = 0
-  let peer = 0
+  const aliases: Array<[string, string]> = []
+  if (run.source) return { names, labels, aliases, renamed: 0 }
+  let hosts = 0
+  let guests = 0
   let renamed = 0
   for (const t of run.targets) {
-    const role = t.role === 'baseline' ? 'baseline' : t.role === 'variant' ? `variant ${++variant}` : peers > 1 ? `peer ${++peer}` : 'peer'
-    const nameHolds = holdsSecret(t.name)
-    const labelHolds = holdsSecret(t.label)
-    if (!nameHolds && !labelHolds) continue
-    renamed++
-    const fresh = unique(role)
-    if (nameHolds) names.set(nameKey(t.name), fresh)
-    if (labelHolds) labels.set(t.label, fresh)
+    const pseudonym = t.role === 'variant' ? `guest ${++guests}` : `host ${letters(hosts++)}`
+    names.set(nameKey(t.name), pseudonym)
+    const own = wordPattern([t.name.trim()])
+    const holdsName = own !== null && t.label.search(own) >= 0
+    const label = holdsName ? t.label.replace(own, pseudonym) : `${pseudonym}${/\s*\([^()]*\)$/.exec(t.label)?.[0] ?? ''}`
+    labels.set(t.label, label)
+    if (!GENERIC_NAME.test(t.name.trim())) aliases.push([t.name, pseudonym])
+    if (!holdsName && !GENERIC_NAME.test(t.label.trim())) aliases.push([t.label, label])
+    if (t.name !== pseudonym || t.label !== label) renamed++
   }
-  return { names, labels, renamed }
+  return { names, labels, aliases, renamed }
 }
 
 /** Test ids that hold a secret become `redacted-test-<n>` (a test id has no room for a placeholder). */
@@ -554,14 +601,14 @@ function testIdMap(run: RunDocument, book: SecretBook): Map<string, string> {
  * A redacted copy of `run` (which is left untouched): host names become `<host-1>`, `<host-2>`...
  * (one per machine; `db1` and `db1.example.com` are the same machine), IPv4 and IPv6 addresses
  * `<address-1>`... (a port, prefix length or zone stays: `<address-1>:5201`, `<address-2>/24`), MAC
- * addresses `<mac>`, logins `<user>`; targets' SSH ports are dropped. Target names and labels are
- * kept unless they hold one of those, then they become the target's role ('baseline', 'variant
- * 1', 'peer') everywhere the run refers to them. Metric names, units, tools, ids, codes and dates
+ * addresses `<mac>`, logins `<user>`; targets' SSH ports are dropped. Every target gets a pseudonym
+ * by its role ('host A', 'guest 1': see targetRenames) everywhere the run names it, free text included
+ * (unless the name is a plain word such as 'host'). Metric names, units, tools, ids, codes and dates
  * are not text and are kept. The result is a valid RunDocument that compares to the same figures.
  */
 export function redactRun(run: RunDocument): RedactedRun {
   const book = collect(run)
-  const { names, labels, renamed } = roleNames(run, book)
+  const { names, labels, renamed } = targetRenames(run)
   const testIds = testIdMap(run, book)
   const text = (v: string): string => redactText(v, book)
   const host = (v: string): string => {
@@ -574,8 +621,8 @@ export function redactRun(run: RunDocument): RedactedRun {
   rewriteRun(doc, {
     text,
     name: (v) => names.get(nameKey(v)) ?? fit(text(v), 64),
-    label: (v) => labels.get(v) ?? names.get(nameKey(v)) ?? fit(text(v), 80),
-    labelValue: (v) => names.get(nameKey(v)) ?? labels.get(v) ?? text(v),
+    label: (v) => fit(text(labels.get(v) ?? names.get(nameKey(v)) ?? v), 80),
+    labelValue: (v) => names.get(nameKey(v)) ?? text(labels.get(v) ?? v),
     testId: (v) => testIds.get(v) ?? v,
     host,
     user: () => USER_PLACEHOLDER,
@@ -610,6 +657,9 @@ export function findUnredacted(text: string, run: RunDocument): string[] {
   for (const [key, spelling] of book.addressSpellings) {
     const pattern = isIpv4Loose(key) ? `(?<![\\d.])${escapeRegExp(key)}(?!\\d|\\.\\d)` : `(?<![0-9A-Fa-f:.])${escapeRegExp(key)}(?![0-9A-Fa-f:])`
     if (present(pattern)) left.push(spelling)
+  }
+  for (const [key, spelling] of book.aliasSpellings) {
+    if (present(`${HOST_START}${escapeRegExp(key)}${HOST_END}`)) left.push(spelling)
   }
   for (const [key, spelling] of book.macs) {
     if (present(`(?<![0-9A-Fa-f:-])${escapeRegExp(key)}(?![0-9A-Fa-f]|[:-][0-9A-Fa-f])`)) left.push(spelling)

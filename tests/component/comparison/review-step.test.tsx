@@ -56,7 +56,7 @@ describe('wizard step 4: review and start', () => {
 
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Step 4 of 4 · Review')
     expect((screen.getByLabelText('Name of this comparison') as HTMLInputElement).value).toBe('host-01 vs vm1')
-    expect(await screen.findByText('Estimated time, all jobs one after the other: about 26 s (5 jobs).')).toBeTruthy()
+    expect(await screen.findByText('Estimated time, all jobs one after the other, checks included: about 26 s (5 jobs).')).toBeTruthy()
     expect(startWhy()).toBe('Run preflight first: it checks every target before anything runs.')
     await user.click(start())
     expect(callsTo(api, 'runs:start')).toEqual([])
@@ -264,7 +264,8 @@ describe('when main cannot answer, and starting over', () => {
     expect(useAppStore.getState().wizardDraft.variants).toHaveLength(1)
     await user.click(screen.getByRole('button', { name: 'Start over' }))
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Start over' }))
-    expect(useAppStore.getState().wizardDraft).toEqual(emptyDraft())
+    // a fresh comparison, with the one bare-metal target as its baseline again
+    expect(useAppStore.getState().wizardDraft).toEqual(withBaseline(emptyDraft(), 'host-01'))
     expect(useAppStore.getState().wizardStep).toBe(0)
     expect(useAppStore.getState().wizardCatalog.catalog).toBeDefined()
   })
@@ -310,7 +311,40 @@ describe('presets', () => {
       }
     ])
     expect(screen.getByText('Saved as preset “storage-check”.')).toBeTruthy()
-    expect((screen.getByLabelText('Name of this comparison') as HTMLInputElement).value).toBe('storage-check')
+    // the comparison keeps its own name
+    expect((screen.getByLabelText('Name of this comparison') as HTMLInputElement).value).toBe('host-01 vs vm1')
+  })
+
+  it('keeps the comparison’s name and its preflight when it is saved as a preset, so Start still runs it', async () => {
+    const user = userEvent.setup()
+    const { api } = renderWizard(
+      {
+        'plans:review': () => okReview(JOBS),
+        'plans:preflight': () => CLEAN_PREFLIGHT,
+        'presets:save': ({ preset }) => ({ id: 'storage-check', name: preset.plan.name, builtin: false, baseline: 'host-01', variants: ['vm1'], tests: ['block-dd'] }),
+        'runs:start': () => ({ id: 'run-7' })
+      },
+      { ...atReview, wizardDraft: readyDraft() }
+    )
+    await reviewed()
+    await user.click(screen.getByRole('button', { name: 'Run preflight' }))
+    await screen.findByText('Found (1)')
+    expect(startWhy()).toBe('Everything is checked: Start runs the comparison and shows its progress.')
+
+    await user.click(screen.getByRole('button', { name: 'Save as preset' }))
+    const dialog = screen.getByRole('dialog', { name: 'Save as preset' })
+    await user.clear(within(dialog).getByLabelText('Preset name'))
+    await user.type(within(dialog).getByLabelText('Preset name'), 'storage-check')
+    await user.click(within(dialog).getByRole('button', { name: 'Save preset' }))
+    await screen.findByText('Saved as preset “storage-check”.')
+
+    expect((screen.getByLabelText('Name of this comparison') as HTMLInputElement).value).toBe('host-01 vs vm1')
+    expect(screen.getByText('Found (1)')).toBeTruthy()
+    expect(startWhy()).toBe('Everything is checked: Start runs the comparison and shows its progress.')
+    expect(callsTo(api, 'plans:preflight')).toHaveLength(1)
+    await user.click(start())
+    await waitFor(() => expect(useAppStore.getState().openRunId).toBe('run-7'))
+    expect(callsTo(api, 'runs:start').map((c) => (c as { plan: { name: string } }).plan.name)).toEqual(['host-01 vs vm1'])
   })
 
   it('shows why a preset could not be saved, and what to fix first', async () => {

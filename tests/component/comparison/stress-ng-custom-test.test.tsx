@@ -32,6 +32,7 @@ describe('wizard step 3: a custom stress-ng test', () => {
     renderWizard({ 'catalog:get': () => catalog, 'plans:review': () => okReview([]) }, { wizardStep: 2, wizardReached: 2, wizardDraft: draft })
     await screen.findByRole('article', { name: 'Block device dd' })
     await user.selectOptions(screen.getByLabelText('Tool'), 'stress-ng (cpu)')
+    await user.click(screen.getByRole('radio', { name: 'Full' }))
     await user.click(screen.getByRole('button', { name: 'Add custom test' }))
     const test = screen.getByRole('region', { name: 'Custom test stress-ng-1' })
 

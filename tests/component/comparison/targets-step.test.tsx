@@ -1,9 +1,10 @@
-import { act, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { useAppStore } from '../../../src/renderer/src/store'
 import type { ConnectionTestResult } from '../../../src/shared/targets-contract'
-import { callsTo, description, isChecked, isDisabled, renderWizard, targetView } from './wizard-fixtures'
+import { emptyDraft, withBaseline } from '../../../src/renderer/src/models/wizard-draft'
+import { callsTo, description, INVENTORY, isChecked, isDisabled, renderWizard, targetView } from './wizard-fixtures'
 
 function row(name: string): HTMLElement {
   const cell = screen.getByRole('rowheader', { name: new RegExp(`^${name}`) })
@@ -69,9 +70,28 @@ describe('wizard step 1: targets', () => {
     expect(within(row('vm2')).getByText('Alpine Linux v3.20 · kvm')).toBeTruthy()
   })
 
+  it('preselects the baseline when exactly one target was found to be bare metal, and not otherwise', async () => {
+    renderWizard()
+    expect(isChecked(screen.getByRole('radio', { name: 'Baseline: host-01' }))).toBe(true)
+    expect(useAppStore.getState().wizardDraft.baseline).toBe('host-01')
+    expect(variantNames()).toEqual([])
+    cleanup()
+
+    // two bare-metal machines: the person chooses
+    renderWizard({}, { targets: [...INVENTORY, targetView('host-02', 'host', { virtualization: 'none' })] })
+    expect(screen.getAllByRole('radio').filter(isChecked)).toEqual([])
+    expect(useAppStore.getState().wizardDraft.baseline).toBeUndefined()
+    cleanup()
+
+    // a comparison already under way keeps its baseline
+    renderWizard({}, { wizardDraft: withBaseline(emptyDraft(), 'vm1') })
+    expect(useAppStore.getState().wizardDraft.baseline).toBe('vm1')
+  })
+
   it('needs a baseline and a guest before Next, says so beside them and puts the focus there', async () => {
     const user = userEvent.setup()
-    renderWizard()
+    // nothing detected as bare metal: no baseline is preselected
+    renderWizard({}, { targets: INVENTORY.map((v) => ({ ...v, target: { ...v.target, os: undefined } })) })
     await user.click(screen.getByRole('button', { name: 'Next: Scenario' }))
     const baseline = screen.getByRole('radio', { name: 'Baseline: host-01' })
     expect(document.activeElement).toBe(baseline)

@@ -75,6 +75,7 @@ describe('wizard step 3: tests', () => {
     renderWizard({ 'plans:review': review }, { ...atTests, wizardDraft: twoTargets() })
     await screen.findByRole('article', { name: 'Block device dd' })
     await user.selectOptions(screen.getByLabelText('Tool'), 'fio (storage)')
+    await user.click(screen.getByRole('radio', { name: 'Full' }))
     await user.click(screen.getByRole('button', { name: 'Add custom test' }))
     const test = screen.getByRole('region', { name: 'Custom test fio-1' })
     expect((within(test).getByLabelText('rw') as HTMLSelectElement).value).toBe('randread')
@@ -116,6 +117,29 @@ describe('wizard step 3: tests', () => {
       }
     ])
     await waitFor(() => expect(description(bs)).toBe('Block size of each I/O, like 4k or 1m. Default: 4k.'), { timeout: 2000 })
+  })
+
+  it('starts a custom test in its quick form, as the packs’ quick forms, unless Full is chosen', async () => {
+    const user = userEvent.setup()
+    renderWizard({ 'plans:review': () => okReview([]) }, { ...atTests, wizardDraft: twoTargets() })
+    await screen.findByRole('article', { name: 'Block device dd' })
+    expect(isChecked(screen.getByRole('radio', { name: 'Quick' }))).toBe(true)
+    expect(screen.getByText('Short sizes and runs, as the packs’ quick forms (fio 64 MiB for 3 s): seconds per run.')).toBeTruthy()
+    await user.selectOptions(screen.getByLabelText('Tool'), 'fio (storage)')
+    await user.click(screen.getByRole('button', { name: 'Add custom test' }))
+    const quick = screen.getByRole('region', { name: 'Custom test fio-1' })
+    expect((within(quick).getByLabelText('runtime') as HTMLInputElement).value).toBe('3')
+    expect((within(quick).getByLabelText('rw') as HTMLSelectElement).value).toBe('randread')
+
+    await user.click(screen.getByRole('radio', { name: 'Full' }))
+    await user.click(screen.getByRole('button', { name: 'Add custom test' }))
+    const full = screen.getByRole('region', { name: 'Custom test fio-2' })
+    expect((within(full).getByLabelText('runtime') as HTMLInputElement).value).toBe('30')
+    const defaults = { rw: 'randread', bs: '4k', iodepth: 16, runtime: 30, direct: true }
+    expect(plan().tests).toEqual([
+      { id: 'fio-1', tool: 'fio', params: { ...defaults, size: '64m', runtime: 3 } },
+      { id: 'fio-2', tool: 'fio', params: defaults }
+    ])
   })
 
   it('sets repetitions and aggregation, with the problem beside the field', async () => {

@@ -236,6 +236,50 @@ describe('the run page of a finished run', () => {
     )
   })
 
+  it('says in the banner why a failed run failed: the first failed job, where, and what to do', async () => {
+    const base = loopbackRun()
+    const error = 'iperf3 exited with 1: iperf3: error - unable to start listener for connections: Address already in use'
+    const run: RunDocument = {
+      ...base,
+      status: 'failed',
+      jobs: base.jobs.map((j) => (j.tool === 'iperf3' && j.kind === 'compare' ? { ...j, status: 'failed', error, samples: [] } : j))
+    }
+    const failed = run.jobs.filter((j) => j.status === 'failed')
+    expect(failed.length).toBeGreaterThan(1)
+    const first = failed[0]!
+    const server = first.steps.find((s) => s.background)?.on
+    expect(server).toBeDefined()
+    resetStore(fakeApi({ 'runs:get': () => run }), { page: 'run', openRunId: run.id })
+    render(<RunPage />)
+    await screen.findByRole('region', { name: 'Results' })
+    const banner = document.querySelector('.runs-ended-banner') as HTMLElement
+    expect(within(banner).getByText('This run failed.')).toBeTruthy()
+    expect(banner.querySelector('.runs-ended-reason')?.textContent).toBe(`${first.title} on ${first.target} failed first: ${error}`)
+    expect(banner.querySelector('.runs-ended-fix')?.textContent).toBe(
+      `A program on ${server} already listens on the port the test needs (often an iperf3 server left running): stop it or give the test another port, then “Retry all failed”.`
+    )
+  })
+
+  it('says the run’s own error in the banner, and points at the jobs’ output when the cause is not a known one', async () => {
+    const base = loopbackRun()
+    const withRunError: RunDocument = { ...base, status: 'failed', error: 'preflight found 1 problem:\n- iperf3 is missing on guest. Install it.' }
+    resetStore(fakeApi({ 'runs:get': () => withRunError }), { page: 'run', openRunId: withRunError.id })
+    const { unmount } = render(<RunPage />)
+    await screen.findByRole('region', { name: 'Results' })
+    let banner = document.querySelector('.runs-ended-banner') as HTMLElement
+    expect(banner.querySelector('.runs-ended-reason')?.textContent).toBe(withRunError.error)
+    expect(banner.querySelector('.runs-ended-fix')?.textContent).toBe('Each problem says what to do; fix them, then start the comparison again.')
+    unmount()
+
+    const odd: RunDocument = { ...base, status: 'failed', jobs: base.jobs.map((j) => (j.id === 'j0008' ? { ...j, status: 'failed', error: 'fio: bad magic', samples: [] } : j)) }
+    resetStore(fakeApi({ 'runs:get': () => odd }), { page: 'run', openRunId: odd.id })
+    render(<RunPage />)
+    await screen.findByRole('region', { name: 'Results' })
+    banner = document.querySelector('.runs-ended-banner') as HTMLElement
+    expect(banner.querySelector('.runs-ended-reason')?.textContent).toMatch(/ failed first: fio: bad magic$/)
+    expect(banner.querySelector('.runs-ended-fix')?.textContent).toBe('“Show the jobs”, then the job\'s “Output”, has its exact command and raw output; fix the cause, then “Retry all failed”.')
+  })
+
   it('says why a retry was refused, beside the buttons', async () => {
     const user = userEvent.setup()
     const base = loopbackRun()

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -163,6 +163,33 @@ describe('virtbench report', () => {
     const plain = path.join(dir, 'plain.pdf')
     expect((await cli(['report', FIXTURE, '--pdf', plain])).status).toBe(0)
     expect(findUnredacted(pdftotext(plain), fixture)).toContain('127.0.0.1')
+  })
+
+  it('--redact also gives targets named by their ssh aliases pseudonyms by role, in the PDF, the CSV and the JSON', async () => {
+    // the recorded run as people name targets: by the aliases of their ~/.ssh/config
+    const aliased = path.join(dir, 'aliased-run')
+    cpSync(FIXTURE, aliased, { recursive: true })
+    const json = readFileSync(path.join(FIXTURE, 'run.json'), 'utf8')
+      .replaceAll('"host"', '"prod-hv-03"')
+      .replaceAll('"guest (cache=none)"', '"web-vm-7 (cache=none)"')
+      .replaceAll('"guest"', '"web-vm-7"')
+      .replaceAll('Loopback quick comparison', 'prod-hv-03 against web-vm-7')
+    writeFileSync(path.join(aliased, 'run.json'), json)
+    const original = RunDocumentSchema.parse(JSON.parse(json))
+    const out = { pdf: path.join(dir, 'aliased.pdf'), csv: path.join(dir, 'aliased.csv'), json: path.join(dir, 'aliased.json') }
+    const result = await cli(['report', aliased, '--pdf', out.pdf, '--csv', out.csv, '--json', out.json, '--redact'])
+    expect(result.status, result.stderr).toBe(0)
+    const texts = { pdf: pdftotext(out.pdf), csv: readFileSync(out.csv, 'utf8'), json: readFileSync(out.json, 'utf8') }
+    for (const [what, text] of Object.entries(texts)) {
+      expect(findUnredacted(text, original), what).toEqual([])
+      for (const alias of ['prod-hv-03', 'web-vm-7']) expect(text.includes(alias), `${what}: ${alias}`).toBe(false)
+    }
+    expect(texts.pdf).toContain('host A against guest 1')
+    expect(texts.pdf).toContain('guest 1 (cache=none)')
+    // unredacted, the same PDF does carry them: the check above can fail
+    const plain = path.join(dir, 'aliased-plain.pdf')
+    expect((await cli(['report', aliased, '--pdf', plain])).status).toBe(0)
+    expect(findUnredacted(pdftotext(plain), original)).toEqual(expect.arrayContaining(['prod-hv-03', 'web-vm-7']))
   })
 
   it('the recorded loopback run has its network matrix, host monitor and every test in the PDF', async () => {

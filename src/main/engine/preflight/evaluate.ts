@@ -4,6 +4,7 @@ import { TOOLS } from '../../tools/registry'
 import type { StorageNeed, ToolId } from '../../tools/types'
 import { isUnreachable, type DeviceFacts, type DeviceSignature, type DirectoryFacts, type PreflightFacts, type Unreachable } from './facts'
 import { displayInstall, installPlan, type InstallPlan } from './install'
+import type { ServerPort } from './ports'
 
 /**
  * The preflight rules (issue 5, docs/preflight.md): from what each target has and what the plan
@@ -22,6 +23,8 @@ export interface PreflightTarget {
   tools: readonly ToolId[]
   /** Absent when no storage test runs there (a network peer). */
   storage?: StorageNeeds
+  /** The TCP ports the plan's network servers listen on there (iperf3, iperf 2). */
+  servers?: readonly ServerPort[]
 }
 
 /** Where storage tests write: the plan's StorageTarget, with a confirmation that may be missing. */
@@ -110,7 +113,38 @@ function checkTarget(target: PreflightTarget, storage: StorageChoice, idle: Idle
     else findings.push(...checkDevice(name, storage.path, target.storage, facts))
     findings.push(...checkCache(name, target.storage, facts))
   }
+  findings.push(...checkPorts(name, target.servers ?? [], facts))
   findings.push(...checkIdle(name, facts, idle))
+  return findings
+}
+
+// ---- network servers' ports ----------------------------------------------------------------------
+
+/** A server the plan starts cannot listen where something listens already: each of its jobs would fail. */
+function checkPorts(name: string, servers: readonly ServerPort[], facts: PreflightFacts): Finding[] {
+  const findings: Finding[] = []
+  for (const server of servers) {
+    const found = facts.ports?.find((p) => p.port === server.port)
+    if (!found) continue
+    const toolName = TOOLS[server.tool].name
+    if (found.state === 'listening') {
+      const who = found.program ?? 'a program the login user may not see (another user\'s)'
+      const pid = found.program ? /\(pid (\d+)\)/.exec(found.program)?.[1] : undefined
+      const leftover = found.program?.split(' ')[0] === server.tool
+      const stop = leftover ? `It looks like an ${toolName} server left running: stop it on ${name}${pid ? ` (kill ${pid})` : ''}` : `Stop ${found.program ?? 'it'} on ${name}`
+      findings.push(
+        error(name, 'port-taken', `TCP port ${server.port}, where ${toolName}'s server must listen on ${name}, is taken already by ${who}: every ${toolName} job with its server there would fail ("Address already in use").`, {
+          fix: `${stop}, or give the test another port (its "port" setting), then run the checks again.`
+        })
+      )
+    } else if (found.state === 'unknown') {
+      findings.push(
+        warning(name, 'port-not-checked', `Whether TCP port ${server.port} (${toolName}'s server) is free on ${name} could not be read (/proc/net/tcp).`, {
+          fix: `Check on ${name} that nothing listens on port ${server.port} (ss -ltn), or the ${toolName} jobs may fail.`
+        })
+      )
+    }
+  }
   return findings
 }
 

@@ -19,6 +19,8 @@ export interface PreflightFacts {
   dir?: DirectoryFacts
   device?: DeviceFacts
   idle?: IdleFacts
+  /** The TCP ports asked about (a network test's server port there), absent when none were. */
+  ports?: PortFacts[]
   /** What the checks could not do, in words: an output cut short, a failed command, a script error. */
   problems: string[]
 }
@@ -122,6 +124,15 @@ export interface IdleFacts {
   busyPct?: number
   iowaitPct?: number
   stealPct?: number
+}
+
+/** Is something listening on a TCP port already (checks.sh's `ports` section)? */
+export interface PortFacts {
+  port: number
+  /** `unknown`: /proc/net/tcp could not be read. */
+  state: 'listening' | 'free' | 'unknown'
+  /** The program listening, "iperf3 (pid 4242)", when the login user may see it. */
+  program?: string
 }
 
 /** A target the checks could not reach: the message says why. */

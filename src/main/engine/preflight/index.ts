@@ -1,5 +1,6 @@
 export * from './facts'
-export { parsePreflightOutput } from './parse'
+export { parsePortFacts, parsePreflightOutput } from './parse'
 export * from './evaluate'
 export * from './install'
+export * from './ports'
 export { collectPreflightFacts, probeTarget, expandHome, type PreflightRequest } from './preflight'

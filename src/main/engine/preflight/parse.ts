@@ -1,5 +1,5 @@
 import type { PackageManager } from '../../tools/types'
-import type { DeviceFacts, DeviceSignature, DirectoryFacts, IdleFacts, PreflightFacts, ProbeStatus, SignatureSource } from './facts'
+import type { DeviceFacts, DeviceSignature, DirectoryFacts, IdleFacts, PortFacts, PreflightFacts, ProbeStatus, SignatureSource } from './facts'
 
 /**
  * Reads what resources/scripts/linux/preflight.sh printed: `key<TAB>value[<TAB>value...]` lines
@@ -242,4 +242,18 @@ export function unescapeMount(value: string): string {
 function quote(text: string): string {
   const clean = text.replace(/[\p{Cc}]/gu, ' ')
   return `"${clean.length > 120 ? `${clean.slice(0, 117)}...` : clean}"`
+}
+
+/**
+ * Pure: checks.sh's `ports` section (`port<TAB>PORT<TAB>listening|free|unknown[<TAB>PROGRAM]`).
+ * A port asked about that has no line, or a line that does not read, is `unknown`.
+ */
+export function parsePortFacts(text: string, asked: readonly number[]): PortFacts[] {
+  const read = new Map<number, PortFacts>()
+  for (const line of text.split('\n')) {
+    const [key, port, state, program] = line.replace(/\r$/, '').split('\t')
+    if (key !== 'port' || !/^\d+$/.test(port ?? '') || (state !== 'listening' && state !== 'free' && state !== 'unknown')) continue
+    read.set(Number(port), { port: Number(port), state, ...(program ? { program } : {}) })
+  }
+  return [...new Set(asked)].map((port) => read.get(port) ?? { port, state: 'unknown' })
 }

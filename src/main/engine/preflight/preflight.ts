@@ -17,6 +17,8 @@ export interface PreflightRequest {
   tools: readonly string[]
   /** Where the plan's UnixBench folder is, when it sets one (looked at first). */
   unixbenchDir?: string
+  /** TCP ports a server of the plan listens on there (iperf3, iperf 2): checked to be free (Linux targets). */
+  ports?: readonly number[]
   /** Measure CPU use for this many seconds (0 or absent: no idle check). */
   idleSeconds?: number
   /** How the target gets root: the device checks run through it (reading a disk needs root). */

@@ -7,12 +7,13 @@ import type { NetworkUse } from '../types'
  * unless the test says where (`serverBind`) or runs the server on the target (`serverOn`).
  */
 export function serverPeer(defaultPort: number): NetworkUse {
+  const serverPort = (params: Record<string, unknown>): number => (typeof params.port === 'number' ? params.port : defaultPort)
   return {
     peerRuns: 'server',
+    serverPort,
     nthClient(params, index) {
       if (index === 0) return params
-      const port = typeof params.port === 'number' ? params.port : defaultPort
-      return { ...params, port: port + index }
+      return { ...params, port: serverPort(params) + index }
     },
     bindServer(params, address) {
       if (params.serverBind !== undefined || (params.serverOn ?? 'peer') !== 'peer') return undefined

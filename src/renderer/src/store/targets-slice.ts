@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand'
 import type { VirtbenchApi } from '../../../shared/contract'
-import type { NewTargetInput, TargetId, TargetPatchInput } from '../../../shared/model/target'
+import type { NewTargetInput, TargetId, TargetPatchInput, TargetRole } from '../../../shared/model/target'
 import {
   ConnectionStageName,
   type ConnectionStage,
@@ -44,7 +44,8 @@ export interface TargetsSlice {
   updateTarget: (id: TargetId, patch: TargetPatchInput, secrets?: TargetSecrets) => Promise<TargetView>
   removeTarget: (id: TargetId) => Promise<void>
   previewImport: (path?: string) => Promise<ImportPreview>
-  importTargets: (names: string[], path?: string) => Promise<ImportOutcome>
+  /** Imports Host entries by name, each with the role chosen for it (Host when not given). */
+  importTargets: (names: string[], path?: string, roles?: Record<string, TargetRole>) => Promise<ImportOutcome>
   testTarget: (id: TargetId) => Promise<void>
   dismissTest: (id: TargetId) => void
   decideHostKey: (requestId: string, decision: HostKeyDecision) => Promise<void>
@@ -135,8 +136,8 @@ export const createTargetsSlice: StateCreator<AppState, [], [], TargetsSlice> = 
 
     previewImport: (path) => api().invoke('targets:importPreview', path ? { path } : undefined),
 
-    importTargets: async (names, path) => {
-      const outcome = await api().invoke('targets:import', { names, ...(path ? { path } : {}) })
+    importTargets: async (names, path, roles) => {
+      const outcome = await api().invoke('targets:import', { names, ...(path ? { path } : {}), ...(roles && Object.keys(roles).length > 0 ? { roles } : {}) })
       for (const view of outcome.added) set((s) => ({ targets: withView(s.targets, view) }))
       return outcome
     },

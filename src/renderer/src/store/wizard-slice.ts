@@ -63,7 +63,11 @@ export interface WizardSlice {
   acknowledgeWarnings: (acknowledged: boolean) => void
   /** Starts the run of the current plan and opens its page; throws with the reason it could not. */
   startComparison: () => Promise<void>
-  /** Saves the current plan as a preset named `name`; throws with the reason it could not. */
+  /**
+   * Saves the current plan as a preset named `name` (the preset's plan carries that name); the
+   * comparison in the wizard keeps its own name, so its review and preflight stay current. Throws
+   * with the reason it could not.
+   */
   savePreset: (name: string, description?: string) => Promise<PresetSummary>
 }
 
@@ -198,10 +202,7 @@ export const createWizardSlice: StateCreator<AppState, [], [], WizardSlice> = (s
       const summary = await api().invoke('presets:save', {
         preset: { kind: PRESET_KIND, version: PRESET_VERSION, ...(description?.trim() ? { description: description.trim() } : {}), plan }
       })
-      set((s) => ({
-        wizardDraft: { ...s.wizardDraft, name: plan.name, nameEdited: true },
-        wizardSource: { presetId: summary.id, name: summary.name }
-      }))
+      set({ wizardSource: { presetId: summary.id, name: summary.name } })
       return summary
     }
   }

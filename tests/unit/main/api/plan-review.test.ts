@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { detectedDiskOf } from '../../../../src/main/api/plan-preflight'
 import { dottedPath, pathOfProblem, reviewPlan, RUN_ID_PLACEHOLDER, type ReviewContext } from '../../../../src/main/api/plan-review'
+import { IDLE_SECONDS } from '../../../../src/main/engine/before-jobs'
+import { CHECKS_SECONDS, CLEANUP_SECONDS, CONNECT_SECONDS, PER_JOB_SECONDS } from '../../../../src/main/engine/planner'
 import { TOOLS } from '../../../../src/main/tools/registry'
 import { TargetSchema, type Target } from '../../../../src/shared/model/target'
 
@@ -127,7 +129,8 @@ describe('plans:review: the jobs of a plan that can run', () => {
         ]
       }
     ])
-    expect(review.seconds).toBe(2 * dd + 2 * iperf3)
+    // the tools' own time, the engine's per job, the logins and checks with the idle gate (3 s for custom tests), the cleanup
+    expect(review.seconds).toBe(Math.round(2 * dd + 2 * iperf3 + 4 * PER_JOB_SECONDS + CONNECT_SECONDS + Math.max(CHECKS_SECONDS, IDLE_SECONDS) + CLEANUP_SECONDS))
   })
 
   it('uses an absolute work directory as it is, and this computer\'s own home for "This computer"', () => {

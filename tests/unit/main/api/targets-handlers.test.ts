@@ -49,6 +49,19 @@ describe('the targets API', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid-request', issues: [{ path: 'target.address' }] } })
   })
 
+  it('imports Host entries from ~/.ssh/config with the role chosen for each, Host when none was', async () => {
+    await fs.mkdir(path.join(dataDir, '.ssh'))
+    await fs.writeFile(path.join(dataDir, '.ssh', 'config'), 'Host phys-01\n  HostName 10.0.0.1\n  User root\nHost vm-a\n  HostName 10.0.0.2\n  User root\n')
+    const api = createApi({ transport: 'bridge', dataDir, versions: { node: process.versions.node }, homeDir: dataDir })
+    const result = await dispatch(api.handlers, 'targets:import', { names: ['phys-01', 'vm-a'], roles: { 'VM-A': 'guest' } })
+    expect(result).toMatchObject({ ok: true, value: { skipped: [] } })
+    const listed = (await dispatch(api.handlers, 'targets:list', undefined)) as { value: { targets: { target: { name: string; role: string } }[] } }
+    expect(listed.value.targets.map((v) => [v.target.name, v.target.role])).toEqual([
+      ['phys-01', 'host'],
+      ['vm-a', 'guest']
+    ])
+  })
+
   it('explains a missing ~/.ssh/config', async () => {
     const api = createApi({ transport: 'bridge', dataDir, versions: { node: process.versions.node }, homeDir: dataDir })
     const result = await dispatch(api.handlers, 'targets:importPreview', undefined)

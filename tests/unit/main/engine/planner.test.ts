@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expandTests, planJobs, PlanError } from '../../../../src/main/engine/planner'
+import { CHECKS_SECONDS, CLEANUP_SECONDS, CONNECT_SECONDS, estimateRun, expandTests, PER_JOB_SECONDS, planJobs, PlanError } from '../../../../src/main/engine/planner'
 import { localAddressesIn } from '../../../../src/main/engine/runner'
 import { ComparisonPlanSchema, type ComparisonPlanInput } from '../../../../src/shared/model/plan'
 
@@ -62,5 +62,45 @@ describe('localAddressesIn', () => {
 
   it('gives nothing for a machine with neither command', () => {
     expect(localAddressesIn('\n').size).toBe(0)
+  })
+})
+
+describe('estimateRun: how long a run takes', () => {
+  const quick = ComparisonPlanSchema.parse({
+    name: 'q',
+    baseline: { target: 'phys' },
+    variants: [{ target: 'vm' }],
+    tests: [{ pack: 'everyday', form: 'quick' }]
+  })
+  const tests = expandTests(quick)
+  const jobs = planJobs(quick, tests)
+  const tools = jobs.reduce((sum, j) => sum + (j.estimatedSeconds ?? 0), 0)
+
+  it('adds the logins, the checks with the idle gate, the engine’s cost per job and the cleanup to the tools’ own time', () => {
+    expect(jobs).toHaveLength(42)
+    const estimate = estimateRun(quick, tests, jobs, 1)
+    expect(estimate.beforeSeconds).toBe(CONNECT_SECONDS + CHECKS_SECONDS)
+    expect(estimate.jobsSeconds).toBeCloseTo(tools + 42 * PER_JOB_SECONDS, 9)
+    expect(estimate.seconds).toBe(Math.round(tools + 42 * PER_JOB_SECONDS + CONNECT_SECONDS + CHECKS_SECONDS + CLEANUP_SECONDS))
+    // a longer idle gate than the checks adds its difference
+    expect(estimateRun(quick, tests, jobs, 10).beforeSeconds).toBe(CONNECT_SECONDS + 10)
+    expect(estimate.maxSeconds).toBeUndefined()
+  })
+
+  it('counts the longest target’s share when targets run side by side, a network job on both its machines', () => {
+    const parallel = { ...quick, schedule: { ...quick.schedule, parallelTargets: true } }
+    const estimate = estimateRun(parallel, tests, jobs, 1)
+    const share = (name: string) => jobs.filter((j) => j.target === name || j.peer === name).reduce((sum, j) => sum + (j.estimatedSeconds ?? 0) + PER_JOB_SECONDS, 0)
+    expect(estimate.jobsSeconds).toBeCloseTo(Math.max(share('phys'), share('vm')), 9)
+    expect(estimate.jobsSeconds).toBeLessThan(estimateRun(quick, tests, jobs, 1).jobsSeconds)
+  })
+
+  it('gives the most adaptive repetitions may add, within the time budget', () => {
+    const adaptive = ComparisonPlanSchema.parse({ ...quick, precision: { halfWidthPct: 2, maxRepetitions: 5 } })
+    const base = estimateRun(adaptive, tests, jobs, 1)
+    const round = jobs.filter((j) => j.repetition === 1).reduce((sum, j) => sum + (j.estimatedSeconds ?? 0) + PER_JOB_SECONDS, 0)
+    expect(base.maxSeconds).toBe(Math.round(base.seconds + 2 * round))
+    const budgeted = ComparisonPlanSchema.parse({ ...quick, precision: { halfWidthPct: 2, maxRepetitions: 5, budgetSeconds: 30 } })
+    expect(estimateRun(budgeted, tests, jobs, 1).maxSeconds).toBe(base.seconds + 30)
   })
 })

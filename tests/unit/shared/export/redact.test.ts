@@ -9,6 +9,8 @@ import type { Comparison } from '../../../../src/shared/model/comparison'
 import type { TargetEnvironment } from '../../../../src/shared/model/environment'
 import { RunDocumentSchema, type Job, type RunDocument } from '../../../../src/shared/model/run'
 import { comparisonInputOf } from '../../../../src/shared/run-comparison'
+import { ReportOptionsSchema } from '../../../../src/shared/report'
+import { reportInputOf } from '../../../../src/shared/report-input'
 
 const ROOT = path.join(__dirname, '../../../..')
 
@@ -145,38 +147,40 @@ describe('redactRun on the loopback run', () => {
   })
 
   it('says what it replaced, in counts only', () => {
-    expect(redaction).toEqual({ hostNames: 1, addresses: 4, macs: 0, users: 1, renamedTargets: 0 })
-    expect(describeRedaction(redaction)).toBe('Host names and addresses are redacted (1 host name, 4 addresses, 1 login)')
+    expect(redaction).toEqual({ hostNames: 1, addresses: 4, macs: 0, users: 1, renamedTargets: 2 })
+    expect(describeRedaction(redaction)).toBe('Host names and addresses are redacted (1 host name, 4 addresses, 1 login); 2 targets are named by role (host A, guest 1…)')
   })
 
   it('writes placeholders where the machines were, the same one for the same address', () => {
     expect(redacted.targets.map((t) => [t.name, t.label, t.address, t.user, t.port])).toEqual([
-      ['host', 'host', '<address-1>', '<user>', undefined],
-      ['guest', 'guest (cache=none)', '<address-1>', '<user>', undefined]
+      ['host A', 'host A', '<address-1>', '<user>', undefined],
+      ['guest 1', 'guest 1 (cache=none)', '<address-1>', '<user>', undefined]
     ])
-    expect(envOf(redacted, 'host').hostname).toBe('<host-1>')
-    expect(envOf(redacted, 'guest').nics?.[0]?.addresses).toEqual(['<address-2>/24', '<address-3>/64', '<address-4>/64'])
+    expect(envOf(redacted, 'host A').hostname).toBe('<host-1>')
+    expect(envOf(redacted, 'guest 1').nics?.[0]?.addresses).toEqual(['<address-2>/24', '<address-3>/64', '<address-4>/64'])
     const pings = redacted.jobs.filter((j) => j.tool === 'ping').map((j) => j.steps[0]?.command)
     expect(new Set(pings)).toEqual(new Set(['LC_ALL=C ping -c 3 -i 0.2 <address-1>']))
   })
 
   it('is still a valid run document, and compares to exactly the same table', () => {
     expect(RunDocumentSchema.parse(redacted)).toEqual(redacted)
-    expect(compare(comparisonInputOf(redacted))).toEqual(compare(comparisonInputOf(run)))
+    const after = compare(comparisonInputOf(redacted))
+    expect([after.baseline, after.variants]).toEqual(['host A', ['guest 1 (cache=none)']])
+    expect(figures(after)).toEqual(figures(compare(comparisonInputOf(run))))
   })
 
   it('keeps versions, kernels, sizes and times as they were', () => {
-    for (const target of ['host', 'guest']) {
+    for (const [target, pseudonym] of [['host', 'host A'], ['guest', 'guest 1']] as const) {
       const before = envOf(run, target)
-      const after = envOf(redacted, target)
+      const after = envOf(redacted, pseudonym)
       expect(after.tools).toEqual(before.tools)
       expect(after.kernel).toBe('6.18.44-fc-v657')
       expect(after.os).toBe(before.os)
       expect(after.workDir).toEqual(before.workDir)
       expect(after.capturedAt).toBe(before.capturedAt)
     }
-    expect(envOf(redacted, 'host').tools?.sysbench).toBe('sysbench 1.0.20')
-    expect(redacted.preflight).toEqual(run.preflight)
+    expect(envOf(redacted, 'host A').tools?.sysbench).toBe('sysbench 1.0.20')
+    expect(redacted.preflight).toEqual(run.preflight.map((f) => ({ ...f, target: f.target === 'host' ? 'host A' : f.target === 'guest' ? 'guest 1' : f.target })))
     expect(redacted.jobs.map((j) => j.samples)).toEqual(run.jobs.map((j) => j.samples))
   })
 
@@ -230,31 +234,31 @@ describe('redactRun on hostile input', () => {
   it('counts machines, addresses, MACs, logins and renamed targets', () => {
     expect(redaction).toEqual({ hostNames: 4, addresses: 11, macs: 2, users: 2, renamedTargets: 2 })
     expect(describeRedaction(redaction)).toBe(
-      'Host names and addresses are redacted (4 host names, 11 addresses, 2 MAC addresses, 2 logins)'
+      'Host names and addresses are redacted (4 host names, 11 addresses, 2 MAC addresses, 2 logins); 2 targets are named by role (host A, guest 1…)'
     )
   })
 
-  it('renames a target named after its host, and a label naming a host, after their role, everywhere', () => {
+  it('renames every target after its role, and a label naming a host, everywhere', () => {
     expect(redacted.targets.map((t) => [t.name, t.label, t.address, t.networkAddress, t.user, t.port])).toEqual([
-      ['baseline', 'baseline', '<host-1>', undefined, '<user>', undefined],
-      ['guest', 'variant 1', '<address-1>', '<address-2>', '<user>', undefined]
+      ['host A', 'host A', '<host-1>', undefined, '<user>', undefined],
+      ['guest 1', 'guest 1 on <host-2>', '<address-1>', '<address-2>', '<user>', undefined]
     ])
-    expect(redacted.plan.baseline).toEqual({ target: 'baseline', label: 'baseline' })
-    expect(redacted.plan.variants[0]?.target).toBe('guest')
-    expect(redacted.plan.variants[0]?.label).toBe('variant 1')
-    expect(Object.keys(redacted.environment)).toEqual(['baseline', 'guest'])
+    expect(redacted.plan.baseline).toEqual({ target: 'host A', label: 'host A' })
+    expect(redacted.plan.variants[0]?.target).toBe('guest 1')
+    expect(redacted.plan.variants[0]?.label).toBe('guest 1 on <host-2>')
+    expect(Object.keys(redacted.environment)).toEqual(['host A', 'guest 1'])
     expect(new Set(redacted.jobs.map((j) => `${j.target}|${j.side}|${j.peer ?? ''}`))).toEqual(
-      new Set(['baseline|baseline|', 'baseline|baseline|guest', 'guest|variant 1|', 'guest|variant 1|baseline'])
+      new Set(['host A|host A|', 'host A|host A|guest 1', 'guest 1|guest 1 on <host-2>|', 'guest 1|guest 1 on <host-2>|host A'])
     )
-    expect(new Set(redacted.jobs.flatMap((j) => j.steps.map((s) => s.on)))).toEqual(new Set(['baseline', 'guest']))
-    expect(new Set(redacted.jobs.flatMap((j) => (j.monitor ?? []).map((m) => m.target)))).toEqual(new Set(['baseline', 'guest']))
-    expect(redacted.preflight.map((f) => f.target)).toEqual(['baseline', 'guest', 'baseline'])
+    expect(new Set(redacted.jobs.flatMap((j) => j.steps.map((s) => s.on)))).toEqual(new Set(['host A', 'guest 1']))
+    expect(new Set(redacted.jobs.flatMap((j) => (j.monitor ?? []).map((m) => m.target)))).toEqual(new Set(['host A', 'guest 1']))
+    expect(redacted.preflight.map((f) => f.target)).toEqual(['host A', 'guest 1', 'host A'])
   })
 
   it('replaces addresses inside quoted commands, with a zone, a port, a prefix or brackets', () => {
-    const iperf = jobsOf(redacted, 'iperf3', 'guest')[0]
+    const iperf = jobsOf(redacted, 'iperf3', 'guest 1')[0]
     expect(iperf?.steps.map((s) => s.command)).toEqual(['iperf3 -s -1 --bind "<address-2>" --forceflush', "iperf3 -c '<address-2>' -p 5201 -t 1 -J"])
-    const [ping1, ping2] = jobsOf(redacted, 'ping', 'guest')
+    const [ping1, ping2] = jobsOf(redacted, 'ping', 'guest 1')
     expect(ping1?.steps[0]?.command).toMatch(/^LC_ALL=C ping -6 -c 3 <address-\d+>$/)
     expect(ping2?.steps[0]?.command).toMatch(/^LC_ALL=C ping -6 -c 3 <address-\d+>$/)
     expect(ping2?.warnings).toHaveLength(1)
@@ -267,7 +271,7 @@ describe('redactRun on hostile input', () => {
     const finding = redacted.preflight.at(-1)
     expect(finding?.message).toBe('ssh <user>@<host-1> -p 2222 dropped once; reconnected to <host-1> from <address-1>:41022')
     expect(finding?.fix).toBe('Check the link of <host-1>-data (the storage network of <host-1>).')
-    const host = envOf(redacted, 'baseline')
+    const host = envOf(redacted, 'host A')
     expect(host.hostname).toBe('<host-1>')
     expect(host.notes?.at(-1)).toBe('rbd monitors <host-3>:6789,<host-4>:6789; link/ether <mac> brd <mac>')
     expect(host.guests).toEqual({
@@ -276,21 +280,21 @@ describe('redactRun on hostile input', () => {
         disks: [{ device: 'vdb', sourceType: 'network', sourceProtocol: 'rbd', source: 'rbd:volumes/web7-data:mon_host=<host-3>\\:6789' }]
       }
     })
-    expect(envOf(redacted, 'guest').hostname).toBe('<host-2>')
-    expect(envOf(redacted, 'guest').nics?.[0]?.addresses).toEqual(['<address-1>/24', expect.stringMatching(/^<address-\d+>\/64$/)])
+    expect(envOf(redacted, 'guest 1').hostname).toBe('<host-2>')
+    expect(envOf(redacted, 'guest 1').nics?.[0]?.addresses).toEqual(['<address-1>/24', expect.stringMatching(/^<address-\d+>\/64$/)])
   })
 
   it('maps sample labels naming a renamed target to its new name, and addresses to placeholders', () => {
-    const labels = jobsOf(redacted, 'iperf3', 'guest')[0]?.samples[0]?.labels
-    expect(labels).toEqual({ direction: 'target->peer', repetition: '1', peer: 'baseline', server: '<address-2>:5201' })
+    const labels = jobsOf(redacted, 'iperf3', 'guest 1')[0]?.samples[0]?.labels
+    expect(labels).toEqual({ direction: 'target->peer', repetition: '1', peer: 'host A', server: '<address-2>:5201' })
   })
 
   it('is a valid run document that compares to the same figures', () => {
     expect(() => RunDocumentSchema.parse(redacted)).not.toThrow()
     const before = compare(comparisonInputOf(run))
     const after = compare(comparisonInputOf(redacted))
-    expect(after.baseline).toBe('baseline')
-    expect(after.variants).toEqual(['variant 1'])
+    expect(after.baseline).toBe('host A')
+    expect(after.variants).toEqual(['guest 1 on <host-2>'])
     expect(figures(after)).toEqual(figures(before))
     expect(after.rows.length).toBeGreaterThan(20)
   })
@@ -347,6 +351,68 @@ describe('redactRun on hostile input', () => {
   })
 })
 
+describe('redactRun on targets named by host aliases', () => {
+  /** The loopback run as people name their targets: by their ssh aliases, which name the machines. */
+  function aliasedRun(): RunDocument {
+    const json = JSON.stringify(LOOPBACK)
+      .replaceAll('"host"', '"prod-hv-03"')
+      .replaceAll('"guest (cache=none)"', '"web-vm-7 (cache=none)"')
+      .replaceAll('"guest"', '"web-vm-7"')
+      .replaceAll('Loopback quick comparison', 'prod-hv-03 against web-vm-7')
+    const run = RunDocumentSchema.parse(JSON.parse(json))
+    const job = run.jobs[0] as Job
+    job.warnings = ['web-vm-7 was busy; PROD-HV-03 was idle']
+    job.steps = job.steps.map((s) => ({ ...s, stdoutFile: 'raw/prod-hv-03/j0001.stdout' }))
+    return RunDocumentSchema.parse(run)
+  }
+  const run = aliasedRun()
+  const ALIASES = ['prod-hv-03', 'web-vm-7']
+  const { run: redacted } = redactRun(run)
+
+  it('gives each target a pseudonym by its role, the same in every field', () => {
+    expect(redacted.targets.map((t) => [t.name, t.label])).toEqual([
+      ['host A', 'host A'],
+      ['guest 1', 'guest 1 (cache=none)']
+    ])
+    expect(redacted.name).toBe('host A against guest 1')
+    expect(Object.keys(redacted.environment)).toEqual(['host A', 'guest 1'])
+    expect(new Set(redacted.jobs.map((j) => `${j.target}|${j.side}`))).toEqual(new Set(['host A|host A', 'guest 1|guest 1 (cache=none)']))
+    const job = redacted.jobs[0] as Job
+    expect(job.warnings).toEqual(['guest 1 was busy; host A was idle'])
+    expect(job.steps[0]?.stdoutFile).toBe('raw/host A/j0001.stdout')
+  })
+
+  it('leaves no alias, host name or address in the CSV, the JSON or the PDF input', () => {
+    const outputs = {
+      csv: runCsv(run, { redact: true }),
+      json: JSON.stringify(redacted),
+      pdfInput: JSON.stringify(reportInputOf(run, ReportOptionsSchema.parse({ redact: true }), { appVersion: '0.0.0', now: new Date(0) }))
+    }
+    for (const [what, text] of Object.entries(outputs)) {
+      expect(findUnredacted(text, run), what).toEqual([])
+      for (const alias of ALIASES) expect(holdsName(text, alias), `${what}: ${alias}`).toBe(false)
+      expect(text.includes('127.0.0.1'), what).toBe(false)
+      expect(text, what).toContain('guest 1')
+    }
+    // the same outputs unredacted do hold them: the checks above can fail
+    expect(findUnredacted(runCsv(run), run)).toEqual(expect.arrayContaining(ALIASES))
+    expect(findUnredacted(JSON.stringify(run), run)).toEqual(expect.arrayContaining([...ALIASES, '127.0.0.1']))
+  })
+
+  it('leaves words of the trade alone when targets are called host and guest', () => {
+    const plain = loopbackRun()
+    const warning = 'guest writes beat the host: likely host cache (cache=writeback) on the guest side'
+    ;(plain.jobs[0] as Job).warnings = [warning]
+    const out = redactRun(plain).run
+    expect((out.jobs[0] as Job).warnings).toEqual([warning])
+    expect(out.targets.map((t) => t.name)).toEqual(['host A', 'guest 1'])
+    // a numbered name is one machine's: searched for in free text too
+    const numbered = RunDocumentSchema.parse(JSON.parse(JSON.stringify(LOOPBACK).replaceAll('"guest"', '"vm1"')))
+    ;(numbered.jobs[0] as Job).warnings = ['vm1 was slower than the host']
+    expect((redactRun(numbered).run.jobs[0] as Job).warnings).toEqual(['guest 1 was slower than the host'])
+  })
+})
+
 describe('placeholders', () => {
   function withHosts(address: string, envHostname: string, note: string): RunDocument {
     const run = loopbackRun()
@@ -363,16 +429,16 @@ describe('placeholders', () => {
     ] as const) {
       const out = redactRun(withHosts(address, name, 'DB1 and db1.example.com and db1')).run
       expect(out.targets[0]?.address).toBe('<host-1>')
-      expect(envOf(out, 'host').hostname).toBe('<host-1>')
-      expect(envOf(out, 'host').notes).toEqual(['<host-1> and <host-1> and <host-1>'])
+      expect(envOf(out, 'host A').hostname).toBe('<host-1>')
+      expect(envOf(out, 'host A').notes).toEqual(['<host-1> and <host-1> and <host-1>'])
     }
   })
 
   it('keeps two machines that share only a first label apart', () => {
     const out = redactRun(withHosts('www.example.com', 'www.example.com', 'see https://www.example.org/status and www.example.com')).run
     // <host-2> is the guest's own host name (vm)
-    expect(envOf(out, 'guest').hostname).toBe('<host-2>')
-    expect(envOf(out, 'host').notes).toEqual(['see https://<host-3>/status and <host-1>'])
+    expect(envOf(out, 'guest 1').hostname).toBe('<host-2>')
+    expect(envOf(out, 'host A').notes).toEqual(['see https://<host-3>/status and <host-1>'])
   })
 })
 

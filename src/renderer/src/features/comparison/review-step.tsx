@@ -154,7 +154,7 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
       <div className="wiz-start">
         <p className="wiz-total">
           {review?.ok
-            ? `Estimated time, all jobs one after the other: ${formatDuration(review.seconds)} (${review.jobs.length} job${review.jobs.length === 1 ? '' : 's'})${
+            ? `Estimated time, ${draft.schedule.parallelTargets ? 'the targets side by side' : 'all jobs one after the other'}, checks included: ${formatDuration(review.seconds)} (${review.jobs.length} job${review.jobs.length === 1 ? '' : 's'})${
                 review.maxSeconds !== undefined && review.maxSeconds > review.seconds
                   ? `; with the repetitions added until each figure is precise enough, up to ${formatDuration(review.maxSeconds)}`
                   : ''

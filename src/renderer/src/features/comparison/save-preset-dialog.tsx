@@ -13,7 +13,8 @@ interface Problem {
 }
 
 /**
- * "Save as preset": asks a name (the preset's plan is named so) and an optional description, and
+ * "Save as preset": asks a name (the preset's plan is named so; the comparison in the wizard keeps
+ * its own name, review and preflight) and an optional description, and
  * saves the wizard's plan through main. A preset is a complete plan: problems are listed with a
  * way to the field concerned. Secrets never reach a preset: the plan names targets only.
  */
@@ -102,7 +103,7 @@ export function SavePresetDialog({
           A preset keeps this comparison to run again: its targets by name, scenarios, tests, repetitions and where tests write. Logins and secrets
           stay with the targets, never in a preset.
         </p>
-        <Field label="Preset name" error={nameError} hint="Also the name of the comparison it runs.">
+        <Field label="Preset name" error={nameError} hint="Also the name of the comparisons it runs; this one keeps its name.">
           {(control) => <input {...control} ref={nameRef} type="text" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />}
         </Field>
         <Field label="Description (optional)" hint="What this comparison is for, what to look at in its results.">

@@ -1,4 +1,4 @@
-import { Fragment, useState, type ReactElement } from 'react'
+import { Fragment, useEffect, useState, type ReactElement } from 'react'
 import { sameTargetName } from '../../../../shared/model/target'
 import type { TargetView } from '../../../../shared/targets-contract'
 import { EmptyState } from '../../components/empty-state'
@@ -25,6 +25,13 @@ export function TargetsStep(): ReactElement {
   const updateDraft = useAppStore((s) => s.updateDraft)
   const { errorAt } = useWizardIssues()
   const [adding, setAdding] = useState(false)
+  const physical = targets ? soleBareMetal(targets) : undefined
+
+  // A fresh comparison starts with its baseline chosen when exactly one target was found to be bare metal.
+  useEffect(() => {
+    if (physical === undefined) return
+    updateDraft((d) => (d.baseline === undefined && d.variants.length === 0 ? withBaseline(d, physical) : d))
+  }, [physical, updateDraft])
 
   const addButton = (
     <button type="button" className="button" onClick={() => setAdding(true)}>
@@ -278,4 +285,10 @@ function TestPanel({ view, test, onDismiss }: { view: TargetView; test: Connecti
       <StageList stages={test.stages} order={STAGE_ORDER} labels={STAGE_LABELS} running={test.running} label={`Stages of the connection test of ${name}`} />
     </section>
   )
+}
+
+/** The one target whose connection test found no virtualization (bare metal), if exactly one was. */
+export function soleBareMetal(targets: readonly TargetView[]): string | undefined {
+  const physical = targets.filter((v) => v.target.os?.virtualization === 'none')
+  return physical.length === 1 ? physical[0]?.target.name : undefined
 }

@@ -4,6 +4,7 @@ import { AGGREGATES, type Aggregate, type ToolId } from '../../../../shared/mode
 import { FieldMessages } from '../../components/field'
 import { useAppStore } from '../../store'
 import { DEVICE_PARAMS, ParamsForm } from './params-form'
+import { paramsInForm, type CustomForm } from './quick-params'
 import { useWizardIssues } from './use-issues'
 import { Segmented, WizardField, WizardGroup } from './wizard-field'
 import {
@@ -209,6 +210,7 @@ function CustomTests({ catalog }: { catalog: Catalog }): ReactElement {
   const draft = useAppStore((s) => s.wizardDraft)
   const updateDraft = useAppStore((s) => s.updateDraft)
   const [tool, setTool] = useState<ToolId>(catalog.tools[0]?.id ?? 'fio')
+  const [form, setForm] = useState<CustomForm>('quick')
   const pickerId = useId()
   const picked = catalog.tools.find((t) => t.id === tool)
 
@@ -218,7 +220,7 @@ function CustomTests({ catalog }: { catalog: Catalog }): ReactElement {
       ...d,
       tests: [
         ...d.tests,
-        { kind: 'custom', id: freeTestId(d, picked.id), title: '', tool: picked.id, params: startingParams(picked.defaults), repetitions: '', aggregate: undefined }
+        { kind: 'custom', id: freeTestId(d, picked.id), title: '', tool: picked.id, params: startingParams(paramsInForm(picked.id, picked.defaults, form)), repetitions: '', aggregate: undefined }
       ]
     }))
   }
@@ -226,7 +228,7 @@ function CustomTests({ catalog }: { catalog: Catalog }): ReactElement {
   return (
     <section aria-labelledby="wiz-custom-heading" className="wiz-custom">
       <h3 id="wiz-custom-heading">Custom tests</h3>
-      <p className="wiz-intro">One tool with parameters of your own, starting from the tool’s defaults.</p>
+      <p className="wiz-intro">One tool with parameters of your own, starting from the tool’s defaults, or from its quick form.</p>
       {draft.tests.map((test, index) =>
         test.kind === 'custom' ? <CustomTestCard key={`${index}-${test.tool}`} index={index} test={test} catalog={catalog} /> : null
       )}
@@ -245,6 +247,17 @@ function CustomTests({ catalog }: { catalog: Catalog }): ReactElement {
             {picked?.network ? ' Needs a peer: the baseline, or the network peer set below.' : ''}
           </p>
         </div>
+        <Segmented
+          legend="Size of the new test"
+          name="wiz-custom-form"
+          value={form}
+          options={[
+            { value: 'quick', label: 'Quick' },
+            { value: 'full', label: 'Full' }
+          ]}
+          hint={form === 'quick' ? 'Short sizes and runs, as the packs’ quick forms (fio 64 MiB for 3 s): seconds per run.' : 'The tool’s own defaults (fio 1 GiB for 30 s).'}
+          onChange={setForm}
+        />
         <button type="button" className="button" onClick={add}>
           Add custom test
         </button>

@@ -11,6 +11,7 @@ import { ResultsView } from '../results/results-view'
 import { JobTable, ProgressBar } from './job-table'
 import { cachedJobView, formatDuration, formatWhen, overallProgress, type JobView } from './job-view'
 import { LogView } from './log-view'
+import { endedBanner } from './run-failure'
 import { PublishedBadge, RunStatusChip } from './run-status'
 import './runs.css'
 
@@ -180,10 +181,13 @@ function RunHeader({
         <p className="lead runs-run-lead">
           <RunStatusChip status={status} />
           {published ? <PublishedBadge source={published} /> : null}
-          <span>
+          {/* the date beside the status, on one line; the targets, which may be many, wrap after them */}
+          <time className="muted runs-run-date" dateTime={run.createdAt}>
+            {formatWhen(run.createdAt)}
+          </time>
+          <span className="runs-run-sides">
             {baseline} (baseline) vs {variants.length > 0 ? variants.join(', ') : 'no variant'}
           </span>
-          <span className="muted">· {formatWhen(run.createdAt)}</span>
         </p>
       </div>
       <div className="toolbar">
@@ -350,12 +354,6 @@ function RunLogView({ runId, runName, empty }: { runId: string; runName: string;
   return <LogView lines={runLog(runId)} version={version} label={`Live log of ${runName}`} empty={empty ?? 'Output appears here as the jobs print it.'} />
 }
 
-const ENDED_WORDS: Partial<Record<RunStatus, string>> = {
-  failed: 'This run failed',
-  cancelled: 'This run was cancelled',
-  interrupted: 'This run was interrupted (VirtBench stopped while it ran); “Resume” runs every job that did not succeed'
-}
-
 function FinishedRunView({
   run,
   status,
@@ -376,14 +374,15 @@ function FinishedRunView({
   const runLog = useAppStore((s) => s.runLog)
   const [jobsOpen, setJobsOpen] = useState(false)
   const progress = overallProgress(views)
-  const error = live?.error ?? run.error
+  const banner = endedBanner(status, live?.error ?? run.error, views)
   const hasLog = (runLog(run.id)?.length ?? 0) > 0
   return (
     <>
-      {ENDED_WORDS[status] || error ? (
-        <div className={status === 'cancelled' ? 'banner banner-warning' : 'banner banner-error'} role="status">
-          <strong>{ENDED_WORDS[status] ?? 'The run ended with an error'}.</strong>
-          {error ? <span>{error}</span> : null}
+      {banner ? (
+        <div className={`runs-ended-banner banner ${status === 'cancelled' ? 'banner-warning' : 'banner-error'}`} role="status">
+          <strong>{banner.title}.</strong>
+          {banner.reason ? <span className="runs-ended-reason">{banner.reason}</span> : null}
+          {banner.fix ? <span className="runs-ended-fix">{banner.fix}</span> : null}
         </div>
       ) : null}
       {failed.length > 0 ? (

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react'
+import type { TargetRole } from '../../../../shared/model/target'
 import type { ImportPreview } from '../../../../shared/targets-contract'
 import { Dialog } from '../../components/dialog'
 import { Field } from '../../components/field'
@@ -7,7 +8,7 @@ import { type ImportOutcome } from '../../store/targets-slice'
 import { apiMessage } from '../../lib/api-message'
 import { authSummary, sshAddress } from './describe'
 
-/** Reads Host entries from an OpenSSH client config, lets the person pick, and imports them. */
+/** Reads Host entries from an OpenSSH client config, lets the person pick each one and its role (physical host or guest), and imports them. */
 export function ImportDialog({ onClose }: { onClose: () => void }): ReactElement {
   const previewImport = useAppStore((s) => s.previewImport)
   const importTargets = useAppStore((s) => s.importTargets)
@@ -15,6 +16,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }): ReactElement
   const [preview, setPreview] = useState<ImportPreview>()
   const [readPath, setReadPath] = useState<string>()
   const [selected, setSelected] = useState<Set<string>>(new Set())
+  const [roles, setRoles] = useState<Record<string, TargetRole>>({})
   const [error, setError] = useState<string>()
   const [loading, setLoading] = useState(true)
   const [importing, setImporting] = useState(false)
@@ -66,7 +68,8 @@ export function ImportDialog({ onClose }: { onClose: () => void }): ReactElement
   const runImport = async (): Promise<void> => {
     setImporting(true)
     try {
-      setOutcome(await importTargets([...selected], readPath))
+      const chosen = [...selected]
+      setOutcome(await importTargets(chosen, readPath, Object.fromEntries(chosen.map((name) => [name, roles[name] ?? 'host']))))
     } catch (problem) {
       setError(apiMessage(problem))
     } finally {
@@ -174,6 +177,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }): ReactElement
                     />
                   </th>
                   <th scope="col">Name</th>
+                  <th scope="col">Role</th>
                   <th scope="col">Address</th>
                   <th scope="col">Login</th>
                   <th scope="col">Via</th>
@@ -195,6 +199,17 @@ export function ImportDialog({ onClose }: { onClose: () => void }): ReactElement
                       {candidate.name}
                       {candidate.problem ? <p className="row-problem">{candidate.problem}</p> : null}
                     </th>
+                    <td>
+                      <select
+                        aria-label={`Role of ${candidate.name}`}
+                        value={roles[candidate.name] ?? 'host'}
+                        disabled={Boolean(candidate.problem)}
+                        onChange={(e) => setRoles((current) => ({ ...current, [candidate.name]: e.target.value as TargetRole }))}
+                      >
+                        <option value="host">Host (physical)</option>
+                        <option value="guest">Guest (virtual machine)</option>
+                      </select>
+                    </td>
                     <td className="mono">{sshAddress(candidate.user, candidate.address, candidate.port)}</td>
                     <td>{authSummary(candidate.auth)}</td>
                     <td>{candidate.jumps.length > 0 ? candidate.jumps.join(' → ') : <span className="muted">direct</span>}</td>
