@@ -10,9 +10,12 @@
 #                             waits until the job ends (or SECONDS after its start, then stops it),
 #                             then prints one status line first, whatever the output:
 #                               NONCE <status> <stdout bytes> <stderr bytes>[ <free KiB> <mount point>]
-#                             then the job's stdout; its stderr goes to stderr. An output longer than
-#                             KEEP bytes is sent as its first and its last KEEP/2 bytes (the line
-#                             gives the full sizes). <status> is the exit code, "timeout" when the
+#                             then the job's stdout; its stderr goes to stderr, followed by one
+#                             line "NONCE+<counters>": the job's CPU counters (cpu-before,
+#                             cpu-after and times below, each file's lines joined by ";", the
+#                             files by "|"). An output longer than KEEP bytes is sent as its
+#                             first and its last KEEP/2 bytes (the line gives the full sizes).
+#                             <status> is the exit code, "timeout" when the
 #                             job was stopped at its limit, "lost" when it vanished without a
 #                             status, or "unwritable" / "unwritable:<exit code or timeout>" when its
 #                             status could not be written (a full disk). The free space of DIR's
@@ -34,8 +37,10 @@
 # DIR holds: cmd.sh (the job), pgid, started (its time of change is the job's start), stdout,
 # stderr, status (the exit code or "timeout"), times (the job's CPU time), ended (a FIFO), and
 # cpu-before and cpu-after (the machine's CPU counters just before a `run` starts the job and at
-# its end). On a full disk, where even those few bytes cannot be written, the status is kept in
-# the name of an empty file instead, status-<code>, which needs no data block.
+# its end). The engine makes DIR and its FIFO ahead, with the run's other jobs' (one command for
+# all: no mkdir or mkfifo per job); job.sh makes what is not there. On a full disk, where even
+# those few bytes cannot be written, the status is kept in the name of an empty file instead,
+# status-<code>, which needs no data block.
 set -u
 
 self=$0
@@ -55,7 +60,12 @@ read_status() {
     case $st in
       timeout | [0-9] | [0-9][0-9] | [0-9][0-9][0-9]) return 0 ;;
     esac
-    # a status file that is empty or garbled was written on a full disk
+    # an empty one while the job lives is being written (record_status writes it in place);
+    # one that is empty or garbled after that was written on a full disk
+    if [ -z "$st" ] && alive "$1"; then
+      st=
+      return 0
+    fi
     st=unwritable
     return 0
   fi
@@ -70,8 +80,10 @@ read_status() {
 record_status() {
   read_status "$1"
   [ -n "$st" ] && return 0
-  { echo "$2" >"$1/status.$2.tmp" && mv -f "$1/status.$2.tmp" "$1/status"; } 2>/dev/null && return 0
-  rm -f "$1/status.$2.tmp" 2>/dev/null
+  # in place: one write of a few bytes (a reader that meets the file empty while the job lives
+  # reads it as no status yet), no `mv` started
+  { echo "$2" >"$1/status"; } 2>/dev/null && return 0
+  rm -f "$1/status" 2>/dev/null
   : >"$1/status-$2" 2>/dev/null
   return 0
 }
@@ -166,11 +178,13 @@ copy_stdin() {
 prepare() {
   dir=$1
   # the script is a few lines of text: copied by the shell itself, not by a cat
-  { mkdir -p "$dir" && copy_stdin >"$dir/cmd.sh" && : >"$dir/started"; } 2>/dev/null ||
+  # the engine makes the folders of a run's jobs ahead, all in one command: then no mkdir here
+  { { [ -d "$dir" ] || mkdir -p "$dir"; } && copy_stdin >"$dir/cmd.sh" && : >"$dir/started"; } 2>/dev/null ||
     cannot_start "$dir" 'its files cannot be written'
   # a job folder used before (a retry): what its last attempt left
-  for f in "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/cpu-before" "$dir/cpu-after"; do
-    [ -e "$f" ] || [ -p "$f" ] || continue
+  # (a FIFO alone is no leftover: the engine makes it ahead, with the folder)
+  for f in "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/cpu-before" "$dir/cpu-after"; do
+    [ -e "$f" ] || continue
     rm -f "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/cpu-before" "$dir/cpu-after"
     break
   done
@@ -215,7 +229,8 @@ start() {
 run_job() {
   dir=$1 nonce=$2 limit=$3 keep=$4
   prepare "$dir"
-  mkfifo "$dir/ended" 2>/dev/null
+  # made ahead with the job's folder by the engine, as a run's other jobs' (one command for all)
+  [ -p "$dir/ended" ] || mkfifo "$dir/ended" 2>/dev/null
   if [ ! -p "$dir/ended" ]; then
     start_detached "$dir" "$limit"
     wait_job "$dir" "$nonce" "$limit" "$keep"
@@ -281,22 +296,42 @@ snapshot() {
   return 0
 }
 
+# Sets $c to the lines of file $1 joined by ";" (nothing when it is not there). Builtins only.
+joined() {
+  c=
+  [ -f "$1" ] || return 0
+  while IFS= read -r l || [ -n "$l" ]; do
+    c="$c${c:+;}$l"
+  done <"$1"
+}
+
 finish() {
   dir=$1 nonce=$2 status=$3 keep=$4
   # the counters at the job's end (a wait that reattached: when it found the end)
   [ -e "$dir/cpu-after" ] || snapshot "$dir/cpu-after"
-  # both sizes from one wc ("N1 stdout N2 stderr N total"); 0 for a file that is not there
+  # both sizes from one wc ("N1 stdout N2 stderr N total"); 0 for a file that is not there or
+  # is empty (a step that printed nothing starts no wc)
   out=0 err=0
-  set -- $(cd "$dir" 2>/dev/null && wc -c stdout stderr 2>/dev/null)
-  while [ $# -ge 2 ]; do
-    case $2 in stdout) out=$1 ;; stderr) err=$1 ;; esac
-    shift 2
-  done
+  if [ -s "$dir/stdout" ] || [ -s "$dir/stderr" ]; then
+    set -- $(cd "$dir" 2>/dev/null && wc -c stdout stderr 2>/dev/null)
+    while [ $# -ge 2 ]; do
+      case $2 in stdout) out=$1 ;; stderr) err=$1 ;; esac
+      shift 2
+    done
+  fi
   line="$nonce $status $out $err"
   [ "$status" = 0 ] || line="$line $(space "$dir")"
   printf '%s\n' "$line"
   send "$dir/stdout" "$out" "$keep"
   send "$dir/stderr" "$err" "$keep" >&2
+  # last on stderr: the CPU counters around the job, so the engine needs no round trip of its own
+  # to read them
+  counters=
+  for f in cpu-before cpu-after times; do
+    joined "$dir/$f"
+    counters="$counters${counters:+|}$c"
+  done
+  printf '%s+%s\n' "$nonce" "$counters" >&2
   exit 0
 }
 

@@ -69,6 +69,8 @@ Options:
                              manager (through its sudo), then check again; without it they are
                              listed with the command to run
   --all-metrics              print every metric in the table, not only the primary ones
+  --idle-seconds N           how long preflight's idle check samples each target (0 to 60; default:
+                             the preset's, else 1 in quick form, else 3); 0 skips the check
   --reconnect-wait SECONDS   how long a job whose target dropped its connection waits for it to
                              come back before it fails (default 600, within the job's own time
                              limit); the rest of the run goes on either way
@@ -117,6 +119,7 @@ export const runCommand: CliCommand = {
         'install-missing': { type: 'boolean' },
         resume: { type: 'string' },
         'reconnect-wait': { type: 'string' },
+        'idle-seconds': { type: 'string' },
         'data-dir': { type: 'string' },
         junit: { type: 'string' },
         comparison: { type: 'string' },
@@ -137,6 +140,10 @@ export const runCommand: CliCommand = {
     const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir(io.env)
     const repeat = values.repeat === undefined ? undefined : parseRepeat(values.repeat)
     const reconnectWait = values['reconnect-wait'] === undefined ? undefined : parseReconnectWait(values['reconnect-wait'])
+    const idleSeconds = values['idle-seconds'] === undefined ? undefined : parseIdleSeconds(values['idle-seconds'])
+    if (idleSeconds !== undefined && resumeDir) {
+      throw new UsageError('--idle-seconds sets a new run\'s idle check: a resumed run keeps its plan (and skips the check when it passed in the last 10 minutes)')
+    }
 
     let plan: ComparisonPlan
     let inventory: Target[]
@@ -162,6 +169,7 @@ export const runCommand: CliCommand = {
     }
 
     if (workDir !== undefined) plan = { ...plan, storage: { kind: 'directory', path: workDir } }
+    if (idleSeconds !== undefined) plan = { ...plan, idleSeconds }
     if (!resumeDir) plan = withStatistics(plan, values)
     if (values.junit !== undefined) requireCriteria({ plan }, resumeDir ? `the run in ${resumeDir}` : 'the plan')
     for (const [option, file] of [['--junit', values.junit], ['--comparison', values.comparison], ['--overhead-csv', values['overhead-csv']]] as const) {
@@ -328,6 +336,11 @@ function parseReconnectWait(text: string): number {
   const n = Number(text)
   if (!/^\d+$/.test(text) || n > 86_400) throw new UsageError(`--reconnect-wait must be a whole number of seconds from 0 to 86400, not "${text}"`)
   return n
+}
+
+function parseIdleSeconds(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 60) throw new UsageError(`--idle-seconds must be a whole number of seconds from 0 to 60 (0 skips the idle check), not "${text}"`)
+  return Number(text)
 }
 
 async function readPreset(file: string, repeat: number | undefined): Promise<ComparisonPlan> {

@@ -38,6 +38,15 @@ export interface DetachedResult {
   reattached: number
   /** Connection errors and other breaks met while waiting (each followed by another wait). */
   interruptions: string[]
+  /** The CPU counters job.sh read around the job, sent last on the wait's stderr (absent when the wait ended otherwise). */
+  counters?: JobCounters
+}
+
+/** The texts of a job's `cpu-before`, `cpu-after` and `times` files (contamination.ts reads them). */
+export interface JobCounters {
+  before: string
+  after: string
+  times: string
 }
 
 /** Where the job's output goes as it arrives; `announce` is told the full size of an output sent only in part. */
@@ -121,9 +130,61 @@ export function parseStatusLine(line: string, nonce: string): StatusLine | undef
   }
 }
 
+/** The most of the end of a wait's stderr held back until the wait ends: job.sh's counters line is there. */
+const COUNTERS_LINE_BYTES = 4096
+
+/**
+ * The CPU counters job.sh prints last on stderr (`NONCE+<before>|<after>|<times>`, each file's
+ * lines joined by ";"), so the engine reads them without a round trip of its own; undefined when
+ * `text` has no such line.
+ */
+export function countersOf(text: string, nonce: string): JobCounters | undefined {
+  const at = text.lastIndexOf(`${nonce}+`)
+  if (at < 0) return undefined
+  const files = text
+    .slice(at + nonce.length + 1)
+    .replace(/\r?\n$/, '')
+    .split('|')
+    .map((file) => file.split(';').join('\n'))
+  if (files.length !== 3) return undefined
+  const [before, after, times] = files as [string, string, string]
+  return { before, after, times }
+}
+
+/**
+ * A wait's stderr on its way to the job's sink, less the counters line job.sh ends it with: the
+ * last COUNTERS_LINE_BYTES are held back until the wait ends, then the line is cut off and read.
+ */
+class StderrWithCounters {
+  private held: Buffer = Buffer.alloc(0)
+
+  constructor(
+    private readonly sink: OutputSink,
+    private readonly nonce: string
+  ) {}
+
+  async write(chunk: Buffer): Promise<void> {
+    this.held = this.held.length === 0 ? chunk : Buffer.concat([this.held, chunk])
+    if (this.held.length <= COUNTERS_LINE_BYTES) return
+    const pass = this.held.subarray(0, this.held.length - COUNTERS_LINE_BYTES)
+    this.held = Buffer.from(this.held.subarray(this.held.length - COUNTERS_LINE_BYTES))
+    await this.sink.write(pass)
+  }
+
+  /** Writes what was held back, less the counters line; returns the counters when they came. */
+  async end(): Promise<JobCounters | undefined> {
+    const marker = this.held.lastIndexOf(`${this.nonce}+`)
+    const counters = marker < 0 ? undefined : countersOf(this.held.toString('utf8', marker), this.nonce)
+    const rest = counters ? this.held.subarray(0, marker) : this.held
+    this.held = Buffer.alloc(0)
+    if (rest.length > 0) await this.sink.write(rest)
+    return counters
+  }
+}
+
 /** What one wait command came to. */
 type Pass =
-  | { kind: 'ended'; line: StatusLine }
+  | { kind: 'ended'; line: StatusLine; counters?: JobCounters }
   | { kind: 'cancelled' }
   | { kind: 'deadline' }
   /** The status line came, then the output stopped arriving or the wait failed while sending it. */
@@ -157,6 +218,7 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
   let pending: Buffer = Buffer.alloc(0)
   let line: StatusLine | undefined
   let firstLine: string | undefined
+  const stderr = new StderrWithCounters(job.output.stderr, cmd.nonce)
   const early: Buffer[] = []
   let earlyBytes = 0
   let lastByteAt = Date.now()
@@ -181,7 +243,7 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
       if (line === undefined) return
       job.output.stdout.announce?.(line.stdoutBytes)
       job.output.stderr.announce?.(line.stderrBytes)
-      for (const part of early.splice(0)) await job.output.stderr.write(part)
+      for (const part of early.splice(0)) await stderr.write(part)
       chunk = pending.subarray(eol + 1)
       pending = Buffer.alloc(0)
     }
@@ -189,7 +251,7 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
   }
   const onStderr = (chunk: Buffer): void | Promise<void> => {
     lastByteAt = Date.now()
-    if (line !== undefined) return job.output.stderr.write(chunk)
+    if (line !== undefined) return stderr.write(chunk)
     if (earlyBytes < EARLY_STDERR_BYTES) {
       early.push(chunk)
       earlyBytes += chunk.length
@@ -207,6 +269,8 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
         onStderr
       }
     )
+    // what was held back of the job's stderr goes to its sink however the wait ended
+    const counters = line !== undefined ? await stderr.end() : undefined
     if (why === 'cancel') return { kind: 'cancelled' }
     if (why === 'deadline') return { kind: 'deadline' }
     if (result.cancelled) {
@@ -215,7 +279,7 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
     if (line !== undefined) {
       if (why === 'stall') return { kind: 'cut', line, why: `the output stopped arriving for ${OUTPUT_STALL_MS / 1000} s` }
       if (result.exitCode !== 0) return { kind: 'cut', line, why: `the wait ended with ${result.exitCode ?? result.signal} while sending the output` }
-      return { kind: 'ended', line }
+      return { kind: 'ended', line, ...(counters ? { counters } : {}) }
     }
     return { kind: 'no-status', result, earlyStderr: Buffer.concat(early).toString('utf8').trim(), ...(firstLine !== undefined ? { firstLine } : {}) }
   } finally {
@@ -241,13 +305,14 @@ export async function runDetached(session: Session, scripts: string, job: Detach
     await job.output.stdout.restart()
     await job.output.stderr.restart()
   }
-  const done = (line: StatusLine, stoppedBy: 'target' | 'engine' = 'target'): DetachedResult => ({
+  const done = (line: StatusLine, stoppedBy: 'target' | 'engine' = 'target', counters?: JobCounters): DetachedResult => ({
     status: line.status,
     ...(line.unwrittenStatus !== undefined ? { unwrittenStatus: line.unwrittenStatus } : {}),
     ...(line.status === 'timeout' || line.unwrittenStatus === 'timeout' ? { stoppedBy } : {}),
     ...(line.space ? { space: line.space } : {}),
     reattached: interruptions.length,
-    interruptions
+    interruptions,
+    ...(counters ? { counters } : {})
   })
   const cancelled = async (): Promise<DetachedResult> => {
     await stopDetached(session, scripts, job.dir, job.sudo)
@@ -262,7 +327,7 @@ export async function runDetached(session: Session, scripts: string, job: Detach
     try {
       await restartOutput()
       const last = await waitOnce({ session, argv: ['sh', jobSh, 'wait', job.dir, nonce, '0', keep], job, nonce, until: Date.now() + COLLECT_MS })
-      if (last.kind === 'ended') return done(last.line, 'engine')
+      if (last.kind === 'ended') return done(last.line, 'engine', last.counters)
       if (last.kind === 'cancelled') return await cancelled()
     } catch {
       // the target cannot be reached: the job stops itself there at its limit
@@ -302,7 +367,7 @@ export async function runDetached(session: Session, scripts: string, job: Detach
     }
     switch (outcome.kind) {
       case 'ended':
-        return done(outcome.line)
+        return done(outcome.line, 'target', outcome.counters)
       case 'cancelled':
         return cancelled()
       case 'deadline':
@@ -407,6 +472,44 @@ export function diskFullMessage(label: string, space: JobSpace, dir: string): st
     `the target's disk is full: ${space.mount} on ${label} has ${space.freeKiB} KiB free (the job's folder is ${dir}). ` +
     `Free space there, or choose a storage directory with room in the plan, then resume the run.`
   )
+}
+
+/** A job's counters read from its folder, for a wait that ended without them on its status line (empty texts when they cannot be read). */
+export async function readJobCounters(session: Session, dir: string): Promise<JobCounters> {
+  const files = ['cpu-before', 'cpu-after', 'times'] as const
+  const script = files.map((f) => `echo '== ${f}'; while IFS= read -r l; do echo "$l"; done 2>/dev/null <${quoteSh(`${dir}/${f}`)}`).join('; ')
+  const result = await session.exec({ script }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
+  const parts = new Map(
+    `\n${(result?.stdout ?? Buffer.alloc(0)).toString('utf8')}`
+      .split('\n== ')
+      .slice(1)
+      .map((part) => {
+        const eol = part.indexOf('\n')
+        return eol < 0 ? ([part, ''] as const) : ([part.slice(0, eol), part.slice(eol + 1)] as const)
+      })
+  )
+  return { before: parts.get('cpu-before') ?? '', after: parts.get('cpu-after') ?? '', times: parts.get('times') ?? '' }
+}
+
+/** Names a job folder may have to be made ahead (job ids, attempts and step ids: letters, digits, `.`, `_`, `-`). */
+const JOB_DIR_NAME = /^[A-Za-z0-9._-]+$/
+/** Folders per mkdir, so that no command line comes near the system's limit. */
+const JOB_DIRS_PER_MKDIR = 200
+
+/**
+ * Makes the folders of a run's coming jobs under `jobsDir` (`<run dir>/.jobs`), each with its FIFO
+ * `ended`, all in one command: job.sh then starts no mkdir and no mkfifo per job. The script goes
+ * on stdin (a long run has thousands of folders). Never throws: what is not made here, job.sh makes.
+ */
+export async function makeJobDirs(session: Session, jobsDir: string, names: readonly string[]): Promise<void> {
+  const safe = names.filter((n) => JOB_DIR_NAME.test(n) && n !== '.' && n !== '..')
+  if (safe.length === 0) return
+  const lines = [`cd -- ${quoteSh(jobsDir)} || exit 0`]
+  for (let i = 0; i < safe.length; i += JOB_DIRS_PER_MKDIR) {
+    const chunk = safe.slice(i, i + JOB_DIRS_PER_MKDIR)
+    lines.push(`mkdir -p -- ${chunk.map(quoteSh).join(' ')} 2>/dev/null`, `mkfifo -- ${chunk.map((n) => quoteSh(`${n}/ended`)).join(' ')} 2>/dev/null`)
+  }
+  await session.exec({ argv: ['sh'] }, { stdin: `${lines.join('\n')}\nexit 0\n`, timeoutMs: 60_000 }).catch(() => undefined)
 }
 
 /** Stops a detached job (TERM to its process group, then KILL). Never throws. */

@@ -10,7 +10,7 @@ import { metricDefsOf, withPrimary } from '../tools/describe-run'
 import { TOOLS, testCategories } from '../tools/registry'
 import type { AnyBenchmarkTool, PeerFacts, Plan, RemoteStep, StepOutput, TargetFacts, ToolId } from '../tools/types'
 import { BoundedOutput, type KeptOutput } from './bounded-output'
-import { DEFAULT_KEEP_BYTES, diskNote, runDetached, setUpRunDir, statusProblem, type DetachedResult } from './detached'
+import { DEFAULT_KEEP_BYTES, diskNote, makeJobDirs, readJobCounters, runDetached, setUpRunDir, statusProblem, type DetachedResult, type JobCounters } from './detached'
 import { followLog } from './live-log'
 import { startDiskMonitor, type DiskMonitor } from './monitor/monitor'
 import { pickDevices, summarize } from './monitor/diskstats'
@@ -234,6 +234,7 @@ export class RunEngine {
         if (blocking.length > 0) throw new PreflightFailed(blocking)
       }
       this.filesLastUsed = this.lastUseOfFiles(pending)
+      await this.makeJobDirsAhead(pending)
       await this.runScheduled(pending, signal)
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error)
@@ -359,6 +360,7 @@ export class RunEngine {
         this.stage(step.message)
         this.folder.update((doc) => insertRound(doc, testId, round))
         this.filesLastUsed = this.lastUseOfFiles(this.run.jobs.filter((j) => j.status === 'queued'))
+        await this.makeJobDirsAhead(round)
         this.emit({ type: 'jobs-added', runId: this.run.id, jobIds: round.map((j) => j.id) })
         const started = Date.now()
         await runJobs(round)
@@ -503,7 +505,7 @@ export class RunEngine {
         const hostBefore = step.measured ? await this.cpuSnapshots(this.contaminationMachines(where).filter((m) => m !== where)) : []
         const startedAt = Date.now()
         const { result, stdout: keptOut, stderr: keptErr } = await this.runDetachedStep(job, tool.name, step, where, record, prefix, monitors, signal)
-        if (step.measured) await this.recordContamination(job, where, { startedAt, endedAt: Date.now() }, hostBefore, jobDirOf(where, prefix, step))
+        if (step.measured) await this.recordContamination(job, where, { startedAt, endedAt: Date.now() }, hostBefore, jobDirOf(where, prefix, step), result.counters)
         const exitCode = typeof result.status === 'number' ? result.status : null
         const failed = exitCode === null || !step.okExitCodes.includes(exitCode)
         const problem = statusProblem(result, step.timeoutSeconds, where.target.name)
@@ -604,30 +606,23 @@ export class RunEngine {
 
   /**
    * The CPU windows of a measured step, and whether something disturbed it (the comparison flags
-   * it): the target's from the counters job.sh kept in the job's folder (`cpu-before`,
-   * `cpu-after`, and the tool's `times`), its physical host's from a snapshot now against `hostBefore`.
+   * it): the target's from the counters job.sh read around the step (`cpu-before`, `cpu-after`,
+   * and the tool's `times`), sent as the last line of the wait's stderr (or read from the job's
+   * folder when a wait ended without them), its physical host's from a snapshot now against `hostBefore`.
    */
   private async recordContamination(
     job: Job,
     where: TargetState,
     at: { startedAt: number; endedAt: number },
     hostBefore: { state: TargetState; snapshot: CpuSnapshot }[],
-    jobDir: string
+    jobDir: string,
+    sent: JobCounters | undefined
   ): Promise<void> {
     const own = async (): Promise<CpuWindow | undefined> => {
-      const script = ['cpu-before', 'cpu-after', 'times']
-        .map((f) => `echo '== ${f}'; while IFS= read -r l; do echo "$l"; done 2>/dev/null <${quoteSh(`${jobDir}/${f}`)}`)
-        .join('; ')
-      const result = await where.session.exec({ script }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
-      const parts = new Map(
-        `\n${(result?.stdout ?? Buffer.alloc(0)).toString('utf8')}`
-          .split('\n== ')
-          .slice(1)
-          .map((part) => [part.slice(0, part.indexOf('\n') < 0 ? part.length : part.indexOf('\n')), part.slice(part.indexOf('\n') + 1)] as const)
-      )
-      const before = cpuSnapshotOf(parts.get('cpu-before') ?? '', at.startedAt)
-      const after = cpuSnapshotOf(parts.get('cpu-after') ?? '', at.endedAt)
-      return before && after ? cpuWindowOf(where.target.name, before, after, toolCpuSecondsOf(parts.get('times') ?? '')) : undefined
+      const counters = sent ?? (await readJobCounters(where.session, jobDir))
+      const before = cpuSnapshotOf(counters.before, at.startedAt)
+      const after = cpuSnapshotOf(counters.after, at.endedAt)
+      return before && after ? cpuWindowOf(where.target.name, before, after, toolCpuSecondsOf(counters.times)) : undefined
     }
     const windows = await Promise.all([
       own(),
@@ -788,17 +783,42 @@ export class RunEngine {
    */
   private lastUseOfFiles(jobs: readonly Job[]): Map<string, number> {
     const lastUse = new Map<string, number>()
+    for (const { job, plan } of this.plansAhead(jobs)) {
+      const index = this.run.jobs.indexOf(job)
+      for (const f of plan.files) lastUse.set(fileKey(job, f.path), index)
+    }
+    return lastUse
+  }
+
+  /** The plans of jobs that plan without their peer, as they will run (a network job's plan needs its peer's address: left out). */
+  private plansAhead(jobs: readonly Job[]): { job: Job; plan: Plan }[] {
+    const planned: { job: Job; plan: Plan }[] = []
     for (const job of jobs) {
       try {
         const tool = this.toolOf(job.tool)
-        const plan = tool.plan(tool.params.parse(job.params), { target: this.stateOf(job.target).facts })
-        const index = this.run.jobs.indexOf(job)
-        for (const f of plan.files) lastUse.set(fileKey(job, f.path), index)
+        planned.push({ job, plan: tool.plan(tool.params.parse(job.params), { target: this.stateOf(job.target).facts }) })
       } catch {
-        // a job that cannot plan without its peer reads no other job's files
+        // a job that cannot plan without its peer
       }
     }
-    return lastUse
+    return planned
+  }
+
+  /**
+   * Makes the job folders of the coming jobs' detached steps on each target ahead, one command per
+   * target (a run starts once what it can: job.sh then starts no mkdir per job). A raw-device
+   * plan's folders are made through sudo, so there job.sh makes each one as before.
+   */
+  private async makeJobDirsAhead(jobs: readonly Job[]): Promise<void> {
+    if (this.run.plan.storage.kind === 'device') return
+    const byMachine = new Map<TargetState, string[]>()
+    for (const { job, plan } of this.plansAhead(jobs)) {
+      const target = this.stateOf(job.target)
+      const names = byMachine.get(target) ?? []
+      for (const step of plan.steps) if (!step.background && !(step.on === 'peer' && job.peer)) names.push(jobDirNameOf(`${job.id}-a${job.attempts + 1}`, step))
+      byMachine.set(target, names)
+    }
+    await Promise.all([...byMachine].map(([state, names]) => makeJobDirs(state.session, `${state.runDir}/.jobs`, names)))
   }
 
   /** Removes the files a job's plan created, unless a later job on the same target reads them. */
@@ -977,7 +997,11 @@ class OutputWatch {
 }
 
 function jobDirOf(where: TargetState, prefix: string, step: RemoteStep): string {
-  return `${where.runDir}/.jobs/${prefix}-${step.id}`
+  return `${where.runDir}/.jobs/${jobDirNameOf(prefix, step)}`
+}
+
+function jobDirNameOf(prefix: string, step: Pick<RemoteStep, 'id'>): string {
+  return `${prefix}-${step.id}`
 }
 
 /** A warning for each stream of a step whose middle was left out. */

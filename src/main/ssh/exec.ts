@@ -35,6 +35,12 @@ export interface ChannelCommand {
   nonce?: string
   stdout: StreamSink
   stderr: StreamSink
+  /**
+   * Told what came on stdout before the wrapper's marker (a probe printed there), or undefined at
+   * the end when no marker came; then, unlike other commands, nothing of either stream is passed
+   * on (it was no output of the command's: it did not start).
+   */
+  onPreamble?: (preamble: Buffer | undefined) => void
 }
 
 /** Opens a session channel and runs `command`; rejects only when the channel cannot be opened. */
@@ -51,11 +57,15 @@ export function openExecChannel(client: Client, cmd: ChannelCommand): Promise<Ru
   })
 }
 
+const EMPTY = Buffer.alloc(0)
+
 function runOnChannel(channel: ClientChannel, cmd: ChannelCommand): RunningChannel {
   let resolveIds: (ids: ProcessIds | undefined) => void = () => undefined
   const processIds = new Promise<ProcessIds | undefined>((resolve) => (resolveIds = resolve))
 
-  const outFilter = cmd.nonce === undefined ? undefined : new PreambleFilter(stdoutMarker(cmd.nonce))
+  const outFilter = cmd.nonce === undefined ? undefined : new PreambleFilter(stdoutMarker(cmd.nonce), (_rest, preamble) => cmd.onPreamble?.(preamble))
+  /** What the filters hold when a stream ends without its marker: passed on, or dropped for a probing command. */
+  const unmarked = (held: Buffer): Buffer => (cmd.onPreamble ? EMPTY : held)
   const errFilter =
     cmd.nonce === undefined ? undefined : new PreambleFilter(stderrMarker(cmd.nonce), (rest) => resolveIds(parseProcessIds(rest)))
   if (errFilter === undefined) resolveIds(undefined)
@@ -81,12 +91,16 @@ function runOnChannel(channel: ClientChannel, cmd: ChannelCommand): RunningChann
       deliver(channel.stderr, cmd.stderr, errFilter ? errFilter.write(chunk) : chunk)
     )
     channel.on('end', () => {
-      if (outFilter) deliver(channel, cmd.stdout, outFilter.end())
+      if (outFilter) {
+        const marked = outFilter.passing
+        deliver(channel, cmd.stdout, unmarked(outFilter.end()))
+        if (!marked) cmd.onPreamble?.(undefined)
+      }
       stdoutEnded = true
       settle()
     })
     channel.stderr.on('end', () => {
-      if (errFilter) deliver(channel.stderr, cmd.stderr, errFilter.end())
+      if (errFilter) deliver(channel.stderr, cmd.stderr, unmarked(errFilter.end()))
       stderrEnded = true
       settle()
     })

@@ -9,7 +9,8 @@ export const MAX_PREAMBLE_BYTES = 64 * 1024
 
 /**
  * Holds back a stream's first bytes until a marker line (`<marker><rest>\n`) is seen, drops
- * everything up to and including that line and hands `<rest>` to `onMarker`. If the marker does
+ * everything up to and including that line and hands `<rest>` (and the dropped bytes before the
+ * line) to `onMarker`. If the marker does
  * not come within `limit` bytes, or the stream ends first, the held bytes are passed on unchanged.
  */
 export class PreambleFilter {
@@ -20,7 +21,7 @@ export class PreambleFilter {
 
   constructor(
     marker: string,
-    private readonly onMarker: (rest: string) => void = () => undefined,
+    private readonly onMarker: (rest: string, preamble: Buffer) => void = () => undefined,
     private readonly limit = MAX_PREAMBLE_BYTES
   ) {
     this.marker = Buffer.from(marker, 'latin1')
@@ -42,7 +43,7 @@ export class PreambleFilter {
       const eol = all.indexOf(0x0a, at + this.marker.length)
       if (eol !== -1) {
         this.finish()
-        this.onMarker(all.toString('latin1', at + this.marker.length, eol))
+        this.onMarker(all.toString('latin1', at + this.marker.length, eol), all.subarray(0, at))
         return all.subarray(eol + 1)
       }
     }

@@ -196,6 +196,28 @@ export function posixProbeCommand(nonce: string): string {
   return `printf '\\036VB%s\\n' ${nonce}; uname -srm; printf '%s\\n' "$HOME" "$SHELL"`
 }
 
+/**
+ * A session's first command with the platform probe folded into it, so that the probe costs no
+ * round trip of its own: posixProbeCommand's lines after a marker of their own (`\x1eVP<nonce>`,
+ * which is not the wrapper's), then the wrapped command in /bin/sh, as for a login shell not known
+ * yet. A Windows shell fails at the first word and runs nothing; a POSIX layer on Windows
+ * (MSYS, Cygwin: OS=Windows_NT there) exits before the command's markers, so the command did not
+ * start either way, and the session probes on its own and runs it as always.
+ */
+export function probingWrapPosix(command: RemoteCommand | string, opts: Omit<PosixWrapOptions, 'sudo' | 'loginShell'>): string {
+  const inner = posixInnerScript(posixBody(command), opts)
+  const probe = `printf '\\036VP%s\\n' ${opts.nonce}; uname -srm; printf '%s\\n' "$HOME" "$SHELL"`
+  return `${probe}; exec ${shJoin(['/bin/sh', '-c', `[ "\${OS-}" = Windows_NT ] && exit 97\n${inner}`])}`
+}
+
+/** The probe's facts in what a probing command printed before the wrapper's marker; undefined when they are not there. */
+export function parseProbingPreamble(preamble: Buffer, nonce: string): PosixProbe | undefined {
+  const text = preamble.toString('utf8')
+  const marker = `\x1eVP${nonce}\n`
+  const at = text.lastIndexOf(marker)
+  return at < 0 ? undefined : parsePosixProbe(text.slice(at + marker.length))
+}
+
 export interface PosixProbe {
   system: string
   release: string

@@ -25,8 +25,10 @@ import { AbortedWhileQueued, ChannelPool, type Release } from './pool'
 import { tracked, watchForStop } from './stop-watch'
 import {
   parsePosixProbe,
+  parseProbingPreamble,
   posixKillCommand,
   posixProbeCommand,
+  probingWrapPosix,
   shortCommand,
   commandStdin,
   validateEnv,
@@ -276,25 +278,99 @@ export class SshSession implements Session {
     const cancelledEarly = (): ExecResult => buildExecResult(started, stdout, stderr, undefined, { timedOut: false, cancelled: true })
     if (opts.signal?.aborted) return cancelledEarly()
 
+    if (this.platform === undefined && !opts.sudo) {
+      const probing = await this.execProbing(command, opts, { stdout, stderr, cancelledEarly })
+      // undefined: it did not start (no POSIX shell as expected); the probe on its own tells what runs there
+      if (probing) return probing
+    }
     const platform = await this.detectPlatform()
     const sudo = opts.sudo ? await this.effectiveSudo(opts.sudo, platform) : false
     const line =
       platform.shell === 'posix'
         ? wrapPosix(command, { nonce: this.nonce, sudo, env: opts.env, cwd: opts.cwd, loginShell: platform.loginShell })
         : wrapWindows(command, { nonce: this.nonce, env: opts.env, cwd: opts.cwd })
-    const stdin = commandStdin(opts.stdin, sudo)
+    return this.runWrapped(command, opts, { line, stdin: commandStdin(opts.stdin, sudo), shell: platform.shell, sudo, stdout, stderr, cancelledEarly })
+  }
 
+  /**
+   * The session's first command, with the platform probe folded into it (probingWrapPosix): one
+   * round trip for both. Commands that come meanwhile wait for what it learns, which is known as
+   * soon as the command's marker arrives. Undefined when the command did not start (no marker: a
+   * Windows shell, MSYS); the probe then runs on its own, and the command after it as always.
+   */
+  private async execProbing(
+    command: RemoteCommand | string,
+    opts: ExecOptions,
+    out: { stdout: StreamSink; stderr: StreamSink; cancelledEarly: () => ExecResult }
+  ): Promise<ExecResult | undefined> {
+    let learn: (platform: Platform | undefined) => void = () => undefined
+    let fail: (err: unknown) => void = () => undefined
+    const learned = new Promise<Platform | undefined>((resolve, reject) => {
+      learn = resolve
+      fail = reject
+    })
+    const guarded: Promise<Platform> = learned
+      .then((found) => found ?? this.probePlatform())
+      .catch((err: unknown) => {
+        if (this.platform === guarded) this.platform = undefined
+        throw err
+      })
+    this.platform = guarded
+    // a failure is reported to whoever awaits the platform, and is no unhandled rejection when nobody does
+    guarded.catch(() => undefined)
+    let started: boolean | undefined
+    const onPreamble = (preamble: Buffer | undefined): void => {
+      started = preamble !== undefined
+      const probed = preamble ? parseProbingPreamble(preamble, this.nonce) : undefined
+      if (!probed) return learn(undefined)
+      const { loginShell, ...facts } = probed
+      learn({ shell: 'posix', facts: { shell: 'posix', ...facts }, loginShell })
+    }
+    try {
+      const result = await this.runWrapped(command, opts, {
+        line: probingWrapPosix(command, { nonce: this.nonce, env: opts.env, cwd: opts.cwd }),
+        stdin: commandStdin(opts.stdin, false),
+        shell: 'posix',
+        sudo: false,
+        ...out,
+        onPreamble
+      })
+      // stopped or cancelled before its output ended: the probe on its own, for the commands to come
+      if (started === undefined) learn(undefined)
+      return started === false && !result.cancelled && !result.timedOut ? undefined : result
+    } catch (err) {
+      fail(err)
+      throw err
+    }
+  }
+
+  /** Runs a wrapped command line on a channel of its own: its stop on cancel and timeout, its result. */
+  private async runWrapped(
+    command: RemoteCommand | string,
+    opts: ExecOptions,
+    wrapped: {
+      line: string
+      stdin: Buffer
+      shell: Platform['shell']
+      sudo: SudoMode
+      stdout: StreamSink
+      stderr: StreamSink
+      cancelledEarly: () => ExecResult
+      onPreamble?: (preamble: Buffer | undefined) => void
+    }
+  ): Promise<ExecResult> {
+    const { stdout, stderr, sudo } = wrapped
     let slot: Awaited<ReturnType<SshSession['openChannel']>>
     try {
-      slot = await this.openChannel(line, stdin, stdout, stderr, opts.signal)
+      slot = await this.openChannel(wrapped.line, wrapped.stdin, stdout, stderr, opts.signal, false, wrapped.onPreamble)
     } catch (err) {
-      if (err instanceof AbortedWhileQueued) return cancelledEarly()
+      if (err instanceof AbortedWhileQueued) return wrapped.cancelledEarly()
       throw this.channelError(err, command)
     }
     const { running, conn, release } = slot
     const channelStarted = performance.now()
 
-    const watch = watchForStop(opts, () => this.stopCommand(running, conn, platform, sudo), this.running)
+    const watch = watchForStop(opts, () => this.stopCommand(running, conn, wrapped.shell, sudo), this.running)
     // close() may have begun while the channel was opening: it could not see this command yet
     if (this.closing) watch.cancel()
     try {
@@ -331,10 +407,11 @@ export class SshSession implements Session {
     stdout: StreamSink,
     stderr: StreamSink,
     signal: AbortSignal | undefined,
-    control = false
+    control = false,
+    onPreamble?: (preamble: Buffer | undefined) => void
   ): Promise<{ running: RunningChannel; conn: Connection; release: Release }> {
     const { value: running, conn, release } = await this.openOnConnection(
-      (client) => openExecChannel(client, { command: line, stdin, nonce: this.nonce, stdout, stderr }),
+      (client) => openExecChannel(client, { command: line, stdin, nonce: this.nonce, stdout, stderr, ...(onPreamble ? { onPreamble } : {}) }),
       signal,
       control
     )
@@ -424,7 +501,7 @@ export class SshSession implements Session {
    * from a second command on the same connection. Falls back to an SSH signal request and
    * closing the channel when the group is unknown or the kill command cannot run.
    */
-  private async stopCommand(running: RunningChannel, conn: Connection, platform: Platform, sudo: SudoMode): Promise<void> {
+  private async stopCommand(running: RunningChannel, conn: Connection, shell: Platform['shell'], sudo: SudoMode): Promise<void> {
     let markerTimer: NodeJS.Timeout | undefined
     const ids = await Promise.race([
       running.processIds,
@@ -432,7 +509,7 @@ export class SshSession implements Session {
     ])
     clearTimeout(markerTimer)
     let stopped = false
-    if (ids && !conn.lost) stopped = await this.killRemote(ids, platform, sudo)
+    if (ids && !conn.lost) stopped = await this.killRemote(ids, shell, sudo)
     if (!stopped) {
       running.signal('TERM')
       const ended = await Promise.race([running.ended.then(() => true), sleep(this.killGraceMs).then(() => false)])
@@ -444,8 +521,8 @@ export class SshSession implements Session {
     if (!ended) running.close()
   }
 
-  private async killRemote(ids: ProcessIds, platform: Platform, sudo: SudoMode): Promise<boolean> {
-    const line = platform.shell === 'posix' ? posixKillCommand(ids.pgid, this.killGraceMs, sudo) : taskkillCommand(ids.pid)
+  private async killRemote(ids: ProcessIds, shell: Platform['shell'], sudo: SudoMode): Promise<boolean> {
+    const line = shell === 'posix' ? posixKillCommand(ids.pgid, this.killGraceMs, sudo) : taskkillCommand(ids.pid)
     const stdin = commandStdin(undefined, sudo)
     try {
       const out = await this.runRaw(line, stdin, { control: true, signal: AbortSignal.timeout(KILL_CHANNEL_WAIT_MS) })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diskNote, parseStatusLine, statusProblem, type DetachedResult } from '../../../../src/main/engine/detached'
+import { countersOf, diskNote, parseStatusLine, statusProblem, type DetachedResult } from '../../../../src/main/engine/detached'
 
 const nonce = 'VBJOB-0123456789abcdef'
 const result = (over: Partial<DetachedResult>): DetachedResult => ({ status: 0, reattached: 0, interruptions: [], ...over })
@@ -37,6 +37,23 @@ describe("job.sh's status line (the first line of a wait, so no output can hide 
     expect(parseStatusLine(`${nonce} maybe 1 1`, nonce)).toBeUndefined()
     expect(parseStatusLine('fio-3.33', nonce)).toBeUndefined()
     expect(parseStatusLine(`${nonce} 1234 1 1`, nonce)).toBeUndefined()
+  })
+})
+
+describe("job.sh's counters line (the last of a wait's stderr)", () => {
+  const line = `${nonce}+cpu  10 0 5 100 0 0 0 0 0 0;0.50 0.40 0.30 1/200 300;2|cpu  60 0 7 150 0 0 0 0 0 0;0.60 0.40 0.30 1/201 310;2|0m0.10s 0m0.02s;0m0.45s 0m0.03s\n`
+
+  it('gives each file its lines back, after whatever the job printed last without a newline', () => {
+    expect(countersOf(`no newline${line}`, nonce)).toEqual({
+      before: 'cpu  10 0 5 100 0 0 0 0 0 0\n0.50 0.40 0.30 1/200 300\n2',
+      after: 'cpu  60 0 7 150 0 0 0 0 0 0\n0.60 0.40 0.30 1/201 310\n2',
+      times: '0m0.10s 0m0.02s\n0m0.45s 0m0.03s'
+    })
+  })
+
+  it("is not read from another job's nonce, nor from a line that is cut short", () => {
+    expect(countersOf(line.replace(nonce, 'VBJOB-ffffffffffffffff'), nonce)).toBeUndefined()
+    expect(countersOf(`${nonce}+cpu 1 2 3 4;0.1 0.1 0.1 1/1 1;1`, nonce)).toBeUndefined()
   })
 })
 

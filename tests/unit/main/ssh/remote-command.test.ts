@@ -6,10 +6,12 @@ import {
   loginShellOf,
   parseProcessIds,
   parsePosixProbe,
+  parseProbingPreamble,
   posixInnerScript,
   posixKillCommand,
   posixKillScript,
   posixProbeCommand,
+  probingWrapPosix,
   shortCommand,
   stderrMarker,
   stdoutMarker,
@@ -238,6 +240,30 @@ describe('posixProbeCommand', () => {
       homeDir: process.env.HOME,
       loginShell: loginShellOf(process.env.SHELL ?? '')
     })
+  })
+})
+
+describe('probingWrapPosix', () => {
+  it('prints the probe before the wrapper\'s markers, then runs the command, in sh, bash and dash', () => {
+    for (const shell of ['/bin/sh', '/bin/bash', '/bin/dash'].filter((s) => spawnSync('test', ['-x', s]).status === 0)) {
+      const r = runWith(shell, probingWrapPosix({ argv: ['printf', '%s\n', ...HOSTILE.slice(0, 3)] }, { nonce: NONCE, env: { VB_X: 'y z' }, cwd: '/' }))
+      expect(r.status).toBe(0)
+      const at = r.stdout.indexOf(Buffer.from(stdoutMarker(NONCE), 'latin1'))
+      expect(parseProbingPreamble(r.stdout.subarray(0, at), NONCE)).toMatchObject({ system: 'Linux', homeDir: process.env.HOME })
+      expect(stripMarkers(r.stdout, stdoutMarker(NONCE))).toBe(`${HOSTILE.slice(0, 3).join('\n')}\n`)
+    }
+  })
+
+  it('stops before the command and its markers on a POSIX layer of Windows (OS=Windows_NT)', () => {
+    const r = spawnSync('/bin/sh', ['-c', probingWrapPosix('echo ran', { nonce: NONCE })], { env: { ...process.env, OS: 'Windows_NT' } })
+    expect(r.status).toBe(97)
+    expect(r.stdout.toString()).not.toContain('ran')
+    expect(r.stdout.indexOf(Buffer.from(stdoutMarker(NONCE), 'latin1'))).toBe(-1)
+  })
+
+  it('finds no facts in a preamble without its own marker (rc noise only, or another nonce)', () => {
+    expect(parseProbingPreamble(Buffer.from('Welcome!\nLinux 6.1 x86_64\n/root\n/bin/sh\n'), NONCE)).toBeUndefined()
+    expect(parseProbingPreamble(Buffer.from('\x1eVPother1234\nLinux 6.1 x86_64\n/root\n/bin/sh\n'), NONCE)).toBeUndefined()
   })
 })
 

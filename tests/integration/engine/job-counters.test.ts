@@ -1,0 +1,87 @@
+/**
+ * The job runner's bookkeeping in one round trip (issue 22): job.sh sends the CPU counters it read
+ * around the job as the last line of the wait's stderr, which the engine cuts off the job's own
+ * stderr; and a run's job folders (with their FIFOs) are made ahead in one command, which job.sh
+ * then uses as they are. Against the harness's real sshd.
+ */
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BoundedOutput } from '../../../src/main/engine/bounded-output'
+import { cpuSnapshotOf, toolCpuSecondsOf } from '../../../src/main/engine/contamination'
+import { makeJobDirs, runDetached } from '../../../src/main/engine/detached'
+import { scriptsDir } from '../../../src/main/resources'
+import type { SshSession } from '../../../src/main/ssh/session'
+import { startSshd, type SshdServer } from '../../harness/sshd'
+import { sessionFor } from '../ssh/session-helpers'
+
+describe('a detached job sends its CPU counters with its output', () => {
+  let server: SshdServer
+  let session: SshSession
+  let scripts: string
+  let scratch: string
+
+  beforeAll(async () => {
+    server = await startSshd()
+    session = sessionFor(server)
+    scripts = (await session.ensureScripts(scriptsDir())).remoteDir
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'vb-job-counters-'))
+  })
+
+  afterAll(async () => {
+    await session?.close()
+    await server?.stop()
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  })
+
+  const run = async (dir: string, script: string) => {
+    const output = { stdout: new BoundedOutput(undefined, 1 << 20, 1 << 20), stderr: new BoundedOutput(undefined, 1 << 20, 1 << 20) }
+    const result = await runDetached(session, scripts, { dir, script, timeoutSeconds: 30, output })
+    return { result, stdout: (await output.stdout.close()).data.toString(), stderr: (await output.stderr.close()).data.toString() }
+  }
+
+  it("reads /proc/stat before and after the job and the tool's CPU time, and keeps the job's stderr as it printed it", async () => {
+    // a fixed amount of shell arithmetic (CPU-bound), and a stderr without a last newline
+    const { result, stdout, stderr } = await run(
+      path.join(scratch, 'busy'),
+      'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; echo counted; printf "no newline" >&2'
+    )
+    expect(result.status).toBe(0)
+    expect(stdout).toBe('counted\n')
+    expect(stderr).toBe('no newline')
+    const counters = result.counters!
+    const before = cpuSnapshotOf(counters.before, 0)!
+    const after = cpuSnapshotOf(counters.after, 1000)!
+    expect(before.ticks.length).toBeGreaterThanOrEqual(4)
+    expect(before.cpus).toBeGreaterThan(0)
+    // the machine's user ticks grew by the job's own work at least in part (its CPU seconds, in ticks of 1/100 s)
+    const tool = toolCpuSecondsOf(counters.times)!
+    expect(tool).toBeGreaterThan(0.05)
+    expect(after.ticks[0]! + after.ticks[2]! - before.ticks[0]! - before.ticks[2]!).toBeGreaterThan(tool * 100 * 0.5)
+  })
+
+  it('passes a stderr longer than what is held back whole, less the counters line', async () => {
+    const { result, stderr } = await run(path.join(scratch, 'long-stderr'), 'i=0; while [ $i -lt 2000 ]; do echo "line $i" >&2; i=$((i + 1)); done')
+    expect(result.status).toBe(0)
+    const lines = stderr.split('\n')
+    expect(lines).toHaveLength(2001)
+    expect(lines[1999]).toBe('line 1999')
+    expect(lines[2000]).toBe('')
+    expect(result.counters?.times).toMatch(/\dm[\d.]+s/)
+  })
+
+  it('uses the folders and FIFOs made ahead in one command, and makes what was not', async () => {
+    const jobs = path.join(scratch, 'vb-run-host', '.jobs')
+    mkdirSync(jobs, { recursive: true })
+    await makeJobDirs(session, jobs, ['j0001-a1-run', 'j0002-a1-run', '../escape', 'with space'])
+    expect(readdirSync(jobs).sort()).toEqual(['j0001-a1-run', 'j0002-a1-run'])
+    expect(lstatSync(path.join(jobs, 'j0001-a1-run', 'ended')).isFIFO()).toBe(true)
+    expect(existsSync(path.join(scratch, 'vb-run-host', 'escape'))).toBe(false)
+
+    const ahead = await run(path.join(jobs, 'j0001-a1-run'), 'echo ahead')
+    const made = await run(path.join(jobs, 'j0003-a1-run'), 'echo made')
+    expect([ahead.result.status, ahead.stdout, made.result.status, made.stdout]).toEqual([0, 'ahead\n', 0, 'made\n'])
+    expect(readdirSync(path.join(jobs, 'j0001-a1-run')).sort()).toEqual(['cmd.sh', 'cpu-after', 'cpu-before', 'ended', 'pgid', 'started', 'status', 'stderr', 'stdout', 'times'])
+  })
+})
