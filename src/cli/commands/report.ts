@@ -6,8 +6,8 @@ import { comparisonExport, overheadCsv } from '../../shared/export/comparison-ro
 import { runCsv } from '../../shared/export/csv'
 import { comparisonInputOf } from '../../shared/run-comparison'
 import { reportInputOf } from '../../shared/report-input'
-import { PAPER_SIZES, ReportOptionsSchema, type PaperSize } from '../../shared/report'
-import { printWithChromium, ReportPrintError } from '../../main/report/chromium-printer'
+import { PAPER_SIZES, ReportOptionsSchema, type PaperSize, type ReportOptions } from '../../shared/report'
+import { ReportPrintError, startChromiumPrinter, type ChromiumPrinter } from '../../main/report/chromium-printer'
 import { BrowserNotFoundError, findBrowser } from '../../main/report/find-browser'
 import { describeRun } from '../../main/tools/describe-run'
 import { writeFileAtomic } from '../../main/fs/atomic-file'
@@ -89,68 +89,111 @@ Exit codes: 0 written; 1 printing failed; 2 bad arguments or an unreadable run;
     })
     if (!options.success) throw new UsageError(`--author: ${options.error.issues[0]?.message ?? 'not a name'}`)
 
-    const source = path.resolve(positionals[0]!)
-    const isFile = existsSync(source) && statSync(source).isFile()
-    if (isFile && path.basename(source) !== 'run.json') {
-      io.stderr(`virtbench report: ${source} is not a run.json; give the run's folder or its run.json.\n`)
-      return 2
-    }
-    const dir = isFile ? path.dirname(source) : source
-    let run
+    // with --pdf, the browser starts and loads the report page while the run is read and compared
+    const printer = values.pdf ? startPrinterEarly(values, io) : undefined
     try {
-      run = describeRun(await readRun(dir))
-    } catch (error) {
-      const why = error instanceof RunFileError ? error.message : (error as Error).message
-      io.stderr(`virtbench report: cannot read the run at ${source}: ${why}\n`)
-      return 2
+      return await writeOutputs(values, positionals[0]!, options.data, io, printer)
+    } finally {
+      await printer?.close()
     }
+  }
+}
 
-    if (values.junit !== undefined) requireCriteria(run, `the run at ${source}`)
-    const input = reportInputOf(run, options.data, { appVersion: __APP_VERSION__, now: new Date() })
-    if (values.json) await output(values.json, `${JSON.stringify(input.run, null, 2)}\n`, io, 'JSON')
-    if (values.csv) await output(values.csv, runCsv(input.run), io, 'CSV')
-    let criteriaFailed = false
-    if (values.comparison || values['overhead-csv'] || values.junit) {
-      const comparison = compare(comparisonInputOf(input.run))
-      if (values.comparison) await output(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, io, 'Comparison')
-      if (values['overhead-csv']) await output(values['overhead-csv'], overheadCsv(comparison), io, 'Overhead CSV')
-      const acceptance = values.junit !== undefined ? judgeRun(input.run, comparison) : undefined
-      if (acceptance) {
-        await reportAcceptance(input.run, acceptance, values.junit === '-' ? undefined : values.junit, io, { ...(options.data.redact ? {} : { runDir: dir }), printTo: 'stderr' })
-        if (values.junit === '-') io.stdout(junitOf(input.run, acceptance, options.data.redact ? undefined : dir))
-        criteriaFailed = !acceptance.passed
-      }
-    }
-    if (!values.pdf) return criteriaFailed ? REPORT_CRITERIA_FAILED_EXIT : 0
+/** The outputs asked for (the parsed arguments of reportCommand). */
+interface ReportOutputs {
+  pdf?: string
+  csv?: string
+  json?: string
+  comparison?: string
+  'overhead-csv'?: string
+  junit?: string
+  browser?: string
+  'renderer-dir'?: string
+}
 
-    let browser: string
-    try {
-      browser = findBrowser({ ...(values.browser !== undefined ? { explicit: values.browser } : {}), env: io.env })
-    } catch (error) {
-      if (!(error instanceof BrowserNotFoundError)) throw error
-      io.stderr(`virtbench report: ${error.message}\n`)
-      return 3
+/** The browser for --pdf, started before the run is read; none when it cannot be found (writeOutputs then says why). */
+function startPrinterEarly(values: ReportOutputs, io: CliIo): ChromiumPrinter | undefined {
+  try {
+    const browser = browserOf(values, io)
+    const rendererDir = rendererDirOf(values)
+    return existsSync(path.join(rendererDir, 'report.html')) ? startChromiumPrinter({ browser, rendererDir }) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const browserOf = (values: ReportOutputs, io: CliIo): string => findBrowser({ ...(values.browser !== undefined ? { explicit: values.browser } : {}), env: io.env })
+
+const rendererDirOf = (values: ReportOutputs): string => (values['renderer-dir'] ? path.resolve(values['renderer-dir']) : builtRendererDir())
+
+async function writeOutputs(values: ReportOutputs, given: string, data: ReportOptions, io: CliIo, early: ChromiumPrinter | undefined): Promise<number> {
+  const source = path.resolve(given)
+  const isFile = existsSync(source) && statSync(source).isFile()
+  if (isFile && path.basename(source) !== 'run.json') {
+    io.stderr(`virtbench report: ${source} is not a run.json; give the run's folder or its run.json.\n`)
+    return 2
+  }
+  const dir = isFile ? path.dirname(source) : source
+  let run
+  try {
+    run = describeRun(await readRun(dir))
+  } catch (error) {
+    const why = error instanceof RunFileError ? error.message : (error as Error).message
+    io.stderr(`virtbench report: cannot read the run at ${source}: ${why}\n`)
+    return 2
+  }
+
+  if (values.junit !== undefined) requireCriteria(run, `the run at ${source}`)
+  const input = reportInputOf(run, data, { appVersion: __APP_VERSION__, now: new Date() })
+  if (values.json) await output(values.json, `${JSON.stringify(input.run, null, 2)}\n`, io, 'JSON')
+  if (values.csv) await output(values.csv, runCsv(input.run), io, 'CSV')
+  let criteriaFailed = false
+  if (values.comparison || values['overhead-csv'] || values.junit) {
+    const comparison = compare(comparisonInputOf(input.run))
+    if (values.comparison) await output(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, io, 'Comparison')
+    if (values['overhead-csv']) await output(values['overhead-csv'], overheadCsv(comparison), io, 'Overhead CSV')
+    const acceptance = values.junit !== undefined ? judgeRun(input.run, comparison) : undefined
+    if (acceptance) {
+      await reportAcceptance(input.run, acceptance, values.junit === '-' ? undefined : values.junit, io, { ...(data.redact ? {} : { runDir: dir }), printTo: 'stderr' })
+      if (values.junit === '-') io.stdout(junitOf(input.run, acceptance, data.redact ? undefined : dir))
+      criteriaFailed = !acceptance.passed
     }
-    const rendererDir = values['renderer-dir'] ? path.resolve(values['renderer-dir']) : builtRendererDir()
-    if (!existsSync(path.join(rendererDir, 'report.html'))) {
-      io.stderr(`virtbench report: the report page is missing (${path.join(rendererDir, 'report.html')}); build the app first (npm run build) or give --renderer-dir.\n`)
-      return 2
-    }
-    const started = performance.now()
-    try {
-      const { pdf, rendered } = await printWithChromium({ browser, rendererDir, input })
-      await writeFileAtomic(path.resolve(values.pdf), pdf, { fileMode: EXPORT_FILE_MODE })
-      const seconds = (performance.now() - started) / 1000
-      const pages = pdfPageCount(pdf)
-      io.stdout(
-        `PDF: ${path.resolve(values.pdf)} (${pages !== undefined ? `${pages} pages, ` : ''}${options.data.paper === 'a4' ? 'A4' : 'Letter'}, ${rendered.charts} charts, ${kib(pdf.length)}, made in ${seconds.toFixed(1)} s with ${browser})\n`
-      )
-      return criteriaFailed ? REPORT_CRITERIA_FAILED_EXIT : 0
-    } catch (error) {
-      if (!(error instanceof ReportPrintError)) throw error
-      io.stderr(`virtbench report: ${error.message}\n`)
-      return 1
-    }
+  }
+  if (!values.pdf) return criteriaFailed ? REPORT_CRITERIA_FAILED_EXIT : 0
+
+  let browser: string
+  try {
+    browser = browserOf(values, io)
+  } catch (error) {
+    if (!(error instanceof BrowserNotFoundError)) throw error
+    io.stderr(`virtbench report: ${error.message}\n`)
+    return 3
+  }
+  const rendererDir = rendererDirOf(values)
+  if (!existsSync(path.join(rendererDir, 'report.html'))) {
+    io.stderr(`virtbench report: the report page is missing (${path.join(rendererDir, 'report.html')}); build the app first (npm run build) or give --renderer-dir.\n`)
+    return 2
+  }
+  const started = performance.now()
+  const printer = early ?? startChromiumPrinter({ browser, rendererDir })
+  try {
+    const { pdf, rendered } = await printer.print(input)
+    // the PDF is written while the browser stops
+    const closed = printer.close()
+    await writeFileAtomic(path.resolve(values.pdf), pdf, { fileMode: EXPORT_FILE_MODE })
+    await closed
+    const seconds = (performance.now() - started) / 1000
+    const pages = pdfPageCount(pdf)
+    io.stdout(
+      `PDF: ${path.resolve(values.pdf)} (${pages !== undefined ? `${pages} pages, ` : ''}${data.paper === 'a4' ? 'A4' : 'Letter'}, ${rendered.charts} charts, ${kib(pdf.length)}, made in ${seconds.toFixed(1)} s with ${browser})\n`
+    )
+    return criteriaFailed ? REPORT_CRITERIA_FAILED_EXIT : 0
+  } catch (error) {
+    if (!(error instanceof ReportPrintError)) throw error
+    io.stderr(`virtbench report: ${error.message}\n`)
+    return 1
+  } finally {
+    await printer.close()
   }
 }
 

@@ -15,7 +15,9 @@ import { readStaticFile } from '../fs/static-files'
  * `virtbench serve` when the UI asks for a PDF): the built renderer is served on a loopback port
  * for the page's module scripts, the browser runs headless with its DevTools protocol on a pipe
  * (no debugging port is opened), and Page.printToPDF makes the file once the page says it has
- * drawn everything. The same page the desktop app prints with webContents.printToPDF.
+ * drawn everything. The browser starts and loads the page before the run is given, so the CLI
+ * reads the run meanwhile (startChromiumPrinter). The same page the desktop app prints with
+ * webContents.printToPDF.
  */
 
 export class ReportPrintError extends Error {
@@ -189,43 +191,101 @@ async function stopBrowser(child: ChildProcess, connection: PipeConnection): Pro
   clearTimeout(timer)
 }
 
-export async function printWithChromium(options: {
+export interface PrinterOptions {
   browser: string
   /** The built renderer (out/renderer), holding report.html. */
   rendererDir: string
-  input: ReportInput
+  /** For print(): the page loaded (when it is not yet), drawn and printed (default 120 s). */
   timeoutMs?: number
-}): Promise<PrintResult> {
-  const timeoutMs = options.timeoutMs ?? 120_000
+}
+
+/** A browser with the report page loaded, waiting for the run to draw and print. */
+export interface ChromiumPrinter {
+  /** Draws `input` on the page and prints it (once per printer). */
+  print(input: ReportInput): Promise<PrintResult>
+  /** Stops the browser and the page's server and removes the browser's profile; safe to call again. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the browser and loads the report page at once, so that `virtbench report` can read and
+ * compare the run meanwhile; print() then only draws and prints. The caller must close() it,
+ * whatever happens.
+ */
+export function startChromiumPrinter(options: PrinterOptions): ChromiumPrinter {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'virtbench-report-'))
-  const site = await serveRenderer(options.rendererDir)
+  let fail: (error: Error) => void = () => undefined
+  const exited = new Promise<never>((_, reject) => (fail = reject))
+  exited.catch(() => undefined)
+  const launched = serveRenderer(options.rendererDir).then((site) => launch(options.browser, profile, site, fail))
+  launched.catch(fail)
+  const loaded = launched.then((b) => openReportPage(b.connection, b.site.url, b.spawned))
+  loaded.catch(() => undefined)
+  let closing: Promise<void> | undefined
+  return {
+    print: (input) =>
+      withTimeout(
+        Promise.race([Promise.all([launched, loaded]).then(([b, page]) => drawAndPrint(b.connection, page, input)), exited]),
+        options.timeoutMs ?? 120_000,
+        'Printing the report'
+      ),
+    close: () =>
+      (closing ??= (async () => {
+        const b = await launched.catch(() => undefined)
+        if (b) {
+          await stopBrowser(b.child, b.connection).catch(() => undefined)
+          await b.site.close()
+        }
+        rmSync(profile, { recursive: true, force: true, maxRetries: 3 })
+      })())
+  }
+}
+
+interface Launched {
+  child: ChildProcess
+  connection: PipeConnection
+  site: Awaited<ReturnType<typeof serveRenderer>>
+  spawned: number
+}
+
+/** Spawns the browser with its DevTools pipe; `fail` hears of it exiting (or not starting) before it is stopped. */
+function launch(browser: string, profile: string, site: Launched['site'], fail: (error: Error) => void): Launched {
   const spawned = performance.now()
-  const child = spawn(options.browser, browserArgs(profile, process.getuid?.() === 0), { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] })
+  const child = spawn(browser, browserArgs(profile, process.getuid?.() === 0), { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (c: Buffer) => {
     if (stderr.length < 8000) stderr += c.toString()
   })
   const connection = new PipeConnection(child.stdio[3] as Writable, child.stdio[4] as Readable)
-  const started = new Promise<never>((_, reject) => {
-    child.once('error', (error) => reject(new ReportPrintError(`Could not start ${options.browser}: ${error.message}`)))
-    child.once('exit', (code, signal) => {
-      const tail = stderr.trim().split('\n').slice(-3).join(' ')
-      const error = new ReportPrintError(`The browser (${options.browser}) exited before the PDF was made (${signal ?? `exit ${code}`})${tail ? `: ${tail}` : ''}.`)
-      connection.fail(error)
-      reject(error)
-    })
+  child.once('error', (error) => fail(new ReportPrintError(`Could not start ${browser}: ${error.message}`)))
+  child.once('exit', (code, signal) => {
+    const tail = stderr.trim().split('\n').slice(-3).join(' ')
+    const error = new ReportPrintError(`The browser (${browser}) exited before the PDF was made (${signal ?? `exit ${code}`})${tail ? `: ${tail}` : ''}.`)
+    connection.fail(error)
+    fail(error)
   })
-  started.catch(() => undefined)
+  return { child, connection, site, spawned }
+}
+
+/** Starts a browser, prints `input` and stops it (`virtbench serve`, which prints a run at a time). */
+export async function printWithChromium(options: PrinterOptions & { input: ReportInput }): Promise<PrintResult> {
+  const printer = startChromiumPrinter(options)
   try {
-    return await withTimeout(Promise.race([print(connection, site.url, options.input, spawned), started]), timeoutMs, 'Printing the report')
+    return await printer.print(options.input)
   } finally {
-    await stopBrowser(child, connection).catch(() => undefined)
-    await site.close()
-    rmSync(profile, { recursive: true, force: true, maxRetries: 3 })
+    await printer.close()
   }
 }
 
-async function print(connection: PipeConnection, url: string, input: ReportInput, spawned: number): Promise<PrintResult> {
+/** The report page, loaded in a new tab, with when its browser was attached and the page loaded. */
+interface ReportPage {
+  sessionId: string
+  spawned: number
+  attached: number
+  loaded: number
+}
+
+async function openReportPage(connection: PipeConnection, url: string, spawned: number): Promise<ReportPage> {
   const { targetId } = (await connection.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }
   const { sessionId } = (await connection.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string }
   await connection.send('Page.enable', {}, sessionId)
@@ -235,6 +295,12 @@ async function print(connection: PipeConnection, url: string, input: ReportInput
   const nav = (await connection.send('Page.navigate', { url }, sessionId)) as { errorText?: string }
   if (nav.errorText) throw new ReportPrintError(`The report page did not load (${nav.errorText}).`)
   await loaded
+  return { sessionId, spawned, attached, loaded: performance.now() }
+}
+
+async function drawAndPrint(connection: PipeConnection, page: ReportPage, input: ReportInput): Promise<PrintResult> {
+  const { sessionId } = page
+  // the run is drawn from here (a page that loaded before the run was read has waited for it)
   const load = performance.now()
   const evaluated = (await connection.send(
     'Runtime.evaluate',
@@ -266,6 +332,6 @@ async function print(connection: PipeConnection, url: string, input: ReportInput
   return {
     pdf: Buffer.from(data, 'base64'),
     rendered,
-    timings: { browser: attached - spawned, load: load - attached, render: drawn - load, print: printed - drawn }
+    timings: { browser: page.attached - page.spawned, load: page.loaded - page.attached, render: drawn - load, print: printed - drawn }
   }
 }

@@ -14,7 +14,10 @@ import './report.css'
  * The report page's entry (report.html). It draws nothing until whoever prints it (the app's
  * hidden window, or `virtbench report` over Chromium's DevTools pipe) calls
  * `window.virtbenchReport.render(input)`; the promise resolves once every chart has settled and
- * the fonts are loaded, so the PDF never catches a half-drawn page.
+ * the fonts are loaded, so the PDF never catches a half-drawn page. The page is drawn in one
+ * synchronous pass and not laid out on screen (report.css hides it there; printing lays it out for the paper):
+ * only a chart drawn by recharts (the host monitor's) needs frames to settle, and only then does
+ * the page wait for them.
  */
 
 declare global {
@@ -25,6 +28,16 @@ declare global {
 
 /** The faces the report uses (report.css): asked for before drawing, so they load while React draws instead of after. */
 const FACES = ['400 12px Inter', '600 12px Inter', '700 12px Inter', "400 12px 'JetBrains Mono'"]
+
+/**
+ * Loads every face in every character range (Inter's Greek, Latin Extended…) that `text` needs:
+ * without a layout nothing else asks for them, and the printed page would fall back to another
+ * font for a "Δ".
+ */
+function loadFaces(text: string): Promise<unknown> {
+  const characters = [...new Set(text)].join('')
+  return Promise.all(FACES.map((face) => document.fonts.load(face, characters).catch(() => [])))
+}
 
 const nextFrame = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => resolve()))
 
@@ -57,13 +70,14 @@ async function render(raw: unknown): Promise<ReportRendered> {
   if (!container) throw new Error('report.html has no #report-root element')
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageStyle(input)]
   document.title = `${input.run.name}: VirtBench comparison report`
-  const fonts = Promise.all(FACES.map((face) => document.fonts.load(face).catch(() => [])))
+  // the run's own text (names, labels, commands) says which character ranges to fetch while React draws
+  const fonts = loadFaces(JSON.stringify(raw))
   const root = createRoot(container)
   flushSync(() => root.render(<ReportPage input={input} />))
-  await settled(container)
+  if (container.querySelector('.recharts-wrapper')) await settled(container)
   await fonts
+  await loadFaces(container.textContent ?? '')
   await document.fonts.ready
-  await nextFrame()
   return {
     title: document.title,
     sections: [...container.querySelectorAll<HTMLElement>('[data-section]')].map((el) => el.dataset.section ?? ''),

@@ -9,6 +9,7 @@ import { barRows, groupedBarsData, type GroupedBarsData } from './grouped-bars'
 import { MARK_STROKE, TEXT_COLOUR } from './palette'
 import { aggregateWords, metricChoices, seriesOf, type MetricChoice } from './rows'
 import { watchMeasurementSpan } from './measurement-span'
+import { useStaged } from './staged'
 
 /** Small charts drawn at first; the rest on request (each is a chart of its own to draw). */
 export const MULTIPLES_SHOWN = 12
@@ -85,11 +86,7 @@ export function GroupedBarsGrid({ comparison, category: initialCategory }: { com
           </li>
         ))}
       </ul>
-      <div className="charts-multiples" aria-hidden="true">
-        {datas.map((data, i) => (
-          <SmallBars key={drawn[i]!.key} data={data} metric={drawn[i]!.metric} prefix={prefix} width={print ? Math.floor(print.width / 2) - 8 : undefined} />
-        ))}
-      </div>
+      <Multiples datas={datas} choices={drawn} page={pageKey} prefix={prefix} width={print ? Math.floor(print.width / 2) - 8 : undefined} />
       {shown.length > drawn.length ? (
         <button type="button" className="button button-small charts-more" onClick={() => setExpanded(pageKey)}>
           Show {shown.length - drawn.length} more {shown.length - drawn.length === 1 ? 'chart' : 'charts'}
@@ -98,6 +95,21 @@ export function GroupedBarsGrid({ comparison, category: initialCategory }: { com
       <p className="charts-summary">{multiplesSummary(datas, chosen.label, shown.length)}</p>
       {print ? null : <DataTable {...multiplesTable(datas, series.map((s) => s.name), what)} />}
     </ChartCard>
+  )
+}
+
+/** The small charts, arriving one at a time in the results (staged.ts), their room kept meanwhile. */
+function Multiples({ datas, choices, page, prefix, width }: { datas: GroupedBarsData[]; choices: MetricChoice[]; page: string; prefix: string; width: number | undefined }): ReactElement {
+  const arrived = useStaged(datas.length, page)
+  // the same elements from one arrival to the next, so React leaves the charts already drawn alone
+  const charts = useMemo(
+    () => datas.map((data, i) => <SmallBars key={choices[i]!.key} data={data} metric={choices[i]!.metric} prefix={prefix} width={width} />),
+    [datas, choices, prefix, width]
+  )
+  return (
+    <div className="charts-multiples" aria-hidden="true">
+      {charts.map((chart, i) => (i < arrived ? chart : <div key={choices[i]!.key} className="charts-multiple-pending" style={{ height: SMALL_MULTIPLE_HEIGHT }} />))}
+    </div>
   )
 }
 

@@ -98,7 +98,17 @@ function itemOf(
  * through the figures written right of the plot); `value` keeps the true figure for the tooltip,
  * and the labels and the table say it in full.
  */
-export function relativeRows(items: readonly RelativeItem[], max: number = RELATIVE_AXIS_CAP): Record<string, unknown>[] {
+export interface RelativeRow {
+  label: string
+  /** The bar: the figure clamped to the axis. */
+  pct: number
+  /** The true figure. */
+  value: number
+  /** Distances from `pct` to the interval's ends, clamped to the axis. */
+  ci?: [number, number]
+}
+
+export function relativeRows(items: readonly RelativeItem[], max: number = RELATIVE_AXIS_CAP): RelativeRow[] {
   const clamp = (v: number): number => Math.min(max, Math.max(0, v))
   return items.map((item) => {
     const drawn = clamp(item.pct)
@@ -106,7 +116,7 @@ export function relativeRows(items: readonly RelativeItem[], max: number = RELAT
       label: item.short,
       pct: drawn,
       value: item.pct,
-      ...(item.ci95 ? { ci: [drawn - clamp(item.ci95[0]), clamp(item.ci95[1]) - drawn] } : {})
+      ...(item.ci95 ? { ci: [drawn - clamp(item.ci95[0]), clamp(item.ci95[1]) - drawn] as [number, number] } : {})
     }
   })
 }

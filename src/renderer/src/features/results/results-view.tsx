@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState, type ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
-import { ChartFileStemContext, ChartsSection, chartSourceLine, ChartSourceContext } from '../charts'
+import { ChartFileStemContext, ChartsSection, chartSourceLine, ChartSourceContext, ChartStagingContext } from '../charts'
 import { reportFileStem } from '../../../../shared/report'
 import { AcceptanceVerdict } from '../acceptance/acceptance-verdict'
 import { comparisonOf } from './comparison-of'
@@ -94,7 +94,8 @@ function TargetEnvironmentDetails({ target, role }: { target: EnvironmentTarget;
 /**
  * The charts, drawn in the frame after the table: recharts takes a few hundred ms for a large run,
  * and the table (the figures themselves) should not wait for the drawings. The space below the
- * table stays empty until then, so nothing above it moves.
+ * table stays empty until then, so nothing above it moves. Then the charts arrive one at a time,
+ * each in a task of its own (ChartStagingContext), so the page answers while they draw.
  */
 function DeferredCharts({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement | null {
   const [ready, setReady] = useState<string | undefined>(undefined)
@@ -112,7 +113,9 @@ function DeferredCharts({ run, comparison }: { run: RunDocument; comparison: Com
   return (
     <ChartFileStemContext value={reportFileStem(run)}>
       <ChartSourceContext value={chartSourceLine({ name: run.name, createdAt: run.createdAt, baseline: comparison.baseline, variants: comparison.variants })}>
-        <ChartsSection run={run} comparison={comparison} />
+        <ChartStagingContext value={true}>
+          <ChartsSection run={run} comparison={comparison} />
+        </ChartStagingContext>
       </ChartSourceContext>
     </ChartFileStemContext>
   )
