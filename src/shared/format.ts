@@ -1,3 +1,4 @@
+import type { Verdict } from './model/comparison'
 import type { Unit } from './model/sample'
 
 /**
@@ -57,6 +58,20 @@ export function formatValue(value: number, unit: Unit): string {
 /** A relative figure as the studies print it: "126 %". */
 export function formatPct(value: number, digits = 0): string {
   return Number.isFinite(value) ? `${value.toFixed(digits)} %` : '–'
+}
+
+/**
+ * A relative % read as a multiple, as study 003 writes its findings ("11 times faster", "3 times
+ * slower"): 1120 % is "11.2x faster", 9 % is "11.1x slower", the 95 % interval turned the same
+ * way ("11.2x slower than host [10.8–11.6]" with `than`). Only a slower or faster verdict is a
+ * finding to read so: for any other (same, can't tell) there is no multiple, and undefined is returned.
+ */
+export function formatMultiple(relativePct: number, ci95: readonly [number, number] | undefined, verdict: Verdict, than?: string): string | undefined {
+  if ((verdict !== 'faster' && verdict !== 'slower') || !(relativePct > 0) || !Number.isFinite(relativePct)) return undefined
+  const times = (pct: number): number => (verdict === 'faster' ? pct / 100 : 100 / pct)
+  const bounds = ci95 && ci95[0] > 0 && Number.isFinite(ci95[1]) ? [times(ci95[0]), times(ci95[1])].sort((a, b) => a - b) : undefined
+  const interval = bounds ? ` [${sig3(bounds[0]!)}–${sig3(bounds[1]!)}]` : ''
+  return `${sig3(times(relativePct))}x ${verdict}${than === undefined ? '' : ` than ${than}`}${interval}`
 }
 
 /** An estimate of how long something takes: "about 14 min", "about 18 h 23 min", "about 40 s". */

@@ -12,6 +12,7 @@ import { comparisonTable, networkMatrixText, simultaneousText } from '../../main
 import { networkMatrices, simultaneousTables } from '../../shared/network-tables'
 import { surfaceMaps } from '../../shared/studies/surface-maps'
 import { surfaceText } from '../../shared/studies/surface-text'
+import { runJobFiles, runJobFilesText } from '../../shared/fio-job-file'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
 import { EnvSecretStore, PromptSecretStore, SecretStoreChain } from '../../main/secrets/secrets'
@@ -23,7 +24,7 @@ import { compare } from '../../shared/compare'
 import { comparisonExport, overheadCsv } from '../../shared/export/comparison-rows'
 import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { formatPct } from '../../shared/format'
-import { ComparisonPlanSchema, type ComparisonPlan, type ComparisonPlanInput } from '../../shared/model/plan'
+import { ComparisonPlanSchema, type ComparisonPlan, type ComparisonPlanInput, type CustomTest } from '../../shared/model/plan'
 import type { Job, RunDocument, RunEvent } from '../../shared/model/run'
 import { NewTargetSchema, TargetSchema, type Target } from '../../shared/model/target'
 import { comparisonInputOf } from '../../shared/run-comparison'
@@ -87,6 +88,9 @@ Options:
                              by its SHA-256, so the next run reuses it (docs/tools-offline.md)
   --tool-sha256 TOOL=HEX     the SHA-256 the --tool-archive file must have (else: a pinned release's,
                              or the file's own, recorded in the run)
+  --fio-job-file FILE        also run your own fio job file (with a preset or a pack, or alone); it is
+                             checked before anything runs (no exec_*, paths inside the work directory,
+                             sizes given), run as written in the work directory, and kept in the run
 
 When the plan has acceptance criteria, their verdicts are printed after the table.
 
@@ -125,7 +129,8 @@ export const runCommand: CliCommand = {
         comparison: { type: 'string' },
         'overhead-csv': { type: 'string' },
         'tool-archive': { type: 'string', multiple: true },
-        'tool-sha256': { type: 'string', multiple: true }
+        'tool-sha256': { type: 'string', multiple: true },
+        'fio-job-file': { type: 'string' }
       },
       strict: true,
       allowPositionals: true
@@ -145,6 +150,8 @@ export const runCommand: CliCommand = {
       throw new UsageError('--idle-seconds sets a new run\'s idle check: a resumed run keeps its plan (and skips the check when it passed in the last 10 minutes)')
     }
 
+    if (resumeDir && values['fio-job-file'] !== undefined) throw new UsageError('--fio-job-file adds a test to a new run: a resumed run keeps its plan')
+    const ownFio = values['fio-job-file'] === undefined ? undefined : await ownJobFileTest(values['fio-job-file'])
     let plan: ComparisonPlan
     let inventory: Target[]
     if (positionals.length > 1) throw new UsageError('give one preset file')
@@ -161,9 +168,10 @@ export const runCommand: CliCommand = {
     } else if (positionals[0]) {
       if (values.baseline || values.variant || values.pack) throw new UsageError('give either a preset file or --baseline/--variant/--pack, not both')
       plan = await readPreset(positionals[0], repeat)
+      if (ownFio) plan = { ...plan, tests: [...plan.tests, ownFio] }
       inventory = await new TargetsStore(dataDir).list()
     } else {
-      const built = buildAdHoc(values, repeat)
+      const built = buildAdHoc(values, repeat, ownFio)
       plan = built.plan
       inventory = built.targets
     }
@@ -236,6 +244,8 @@ export const runCommand: CliCommand = {
     if (together.length > 0) io.stdout(`\nSimultaneous clients\n${simultaneousText(together)}`)
     const surfaces = surfaceMaps(comparison)
     if (surfaces.length > 0) io.stdout(`\niozone sub-tests (the grids are heat maps in the app and the PDF)\n${surfaceText(surfaces)}`)
+    const jobFiles = runJobFiles(run.tests)
+    if (jobFiles.length > 0) io.stdout(`\nfio job files, as run (kept in the run document)\n${runJobFilesText(jobFiles)}`)
     const failed = run.jobs.filter((j) => j.status === 'failed')
     for (const job of failed) io.stdout(`failed: ${job.id} ${job.title} on ${job.side} (repetition ${job.repetition}): ${job.error ?? 'no reason'}\n`)
     if (values.comparison) await writeExport(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, 'Comparison', io)
@@ -368,25 +378,34 @@ interface AdHocValues {
 }
 
 /** A plan and throwaway targets from --baseline/--variant URLs and --pack. */
-function buildAdHoc(values: AdHocValues, repeat: number | undefined): { plan: ComparisonPlan; targets: Target[] } {
+function buildAdHoc(values: AdHocValues, repeat: number | undefined, ownFio?: CustomTest): { plan: ComparisonPlan; targets: Target[] } {
   if (!values.baseline) throw new UsageError('give a preset file, or --baseline NAME=ssh://USER@HOST[:PORT]')
   if (!values.variant || values.variant.length === 0) throw new UsageError('give at least one --variant NAME=ssh://USER@HOST[:PORT]')
-  if (!values.pack) throw new UsageError('choose the tests with --pack (see virtbench packs)')
-  if (!isPackId(values.pack)) throw new UsageError(`there is no pack "${values.pack}" (see virtbench packs)`)
+  if (!values.pack && !ownFio) throw new UsageError('choose the tests with --pack (see virtbench packs) or --fio-job-file FILE')
+  if (values.pack !== undefined && !isPackId(values.pack)) throw new UsageError(`there is no pack "${values.pack}" (see virtbench packs)`)
+  const pack = values.pack !== undefined && isPackId(values.pack) ? values.pack : undefined
   const now = new Date().toISOString()
   const identity = values.identity ? path.resolve(values.identity) : undefined
   if (identity && !existsSync(identity)) throw new UsageError(`--identity ${identity} does not exist`)
   const targets = [values.baseline, ...values.variant].map((spec, i) => targetFromSpec(spec, i === 0 ? 'host' : 'guest', identity, `cli-${i}`, now))
   const input: ComparisonPlanInput = {
-    name: `${targets[0]!.name} vs ${targets.slice(1).map((t) => t.name).join(', ')} (${values.pack}${values.quick ? ', quick' : ''})`,
+    name: `${targets[0]!.name} vs ${targets.slice(1).map((t) => t.name).join(', ')} (${[pack, ownFio?.title].filter(Boolean).join(' + ')}${values.quick ? ', quick' : ''})`,
     baseline: { target: targets[0]!.name },
     variants: targets.slice(1).map((t) => ({ target: t.name })),
-    tests: [{ pack: values.pack, form: values.quick ? 'quick' : 'full' }],
+    tests: [...(pack ? [{ pack, form: values.quick ? ('quick' as const) : ('full' as const) }] : []), ...(ownFio ? [ownFio] : [])],
     ...(repeat !== undefined ? { repetitions: repeat } : {})
   }
   const checked = ComparisonPlanSchema.safeParse(input)
   if (!checked.success) throw new UsageError(checked.error.issues[0]?.message ?? 'invalid plan')
   return { plan: checked.data, targets }
+}
+
+/** --fio-job-file FILE as a test: the file's text, checked with the plan's tests (docs/cli.md). */
+async function ownJobFileTest(file: string): Promise<CustomTest> {
+  const text = await fs.readFile(path.resolve(file), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--fio-job-file: cannot read ${path.resolve(file)} (${error.code ?? error.message}); give the path of a fio job file on this computer`)
+  })
+  return { id: 'fio-job-file', title: 'fio job file', tool: 'fio', params: { jobFile: text } }
 }
 
 /**

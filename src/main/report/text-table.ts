@@ -1,6 +1,6 @@
 import { FLAG_TITLES } from '../../shared/compare/flags'
 import { leadingRows, verdictCounts, verdictCountsText, VERDICT_WORDS } from '../../shared/compare/summary'
-import { formatPct, formatValue } from '../../shared/format'
+import { formatMultiple, formatPct, formatValue } from '../../shared/format'
 import type { Comparison, ComparisonRow, Flag, VariantCell } from '../../shared/model/comparison'
 import type { NetworkMatrix, SimultaneousTable } from '../../shared/network-tables'
 import { hasSurfaces } from '../../shared/studies/surface-maps'
@@ -49,6 +49,7 @@ export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boo
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
   const out = [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)]
   out.push('', ...comparison.variants.map((v, i) => `${v}: ${verdictCountsText(verdictCounts(leading, i))} (${leading === comparison.rows ? 'all figures' : 'primary figures'})`))
+  out.push(...multipleLines(comparison, rows))
   for (const flag of [...comparison.baselineFlags, ...Object.values(comparison.variantFlags).flat()]) noteOf(flag)
   const legend = [`verdicts: the whole 95 % interval below 100 % is slower, above is faster, within 100 % ± ${comparison.marginPct} % is same; otherwise the data cannot tell`]
   if (rows.some((r) => r.source === 'derived')) legend.push('*  derived: computed by VirtBench from what the tool printed')
@@ -60,6 +61,23 @@ export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boo
     out.push('', `${comparison.rows.length - rows.length} more metrics in the run document (--all-metrics shows them).`)
   }
   return `${out.join('\n')}\n`
+}
+
+/**
+ * The slower and faster figures as multiples of the baseline's, as study 003 reads them ("the
+ * test runs 11 times faster on the SSD"): one line per figure and variant, with the interval.
+ */
+function multipleLines(comparison: Comparison, rows: readonly ComparisonRow[]): string[] {
+  const lines = rows.flatMap((row) =>
+    row.comparison === 'difference'
+      ? []
+      : row.cells.flatMap((cell, v) => {
+          const multiple = cell.relativePct === undefined ? undefined : formatMultiple(cell.relativePct, cell.ci95, cell.verdict, comparison.baseline)
+          return multiple ? [`${rowTitle(row)}: ${comparison.variants[v]} ${multiple}`] : []
+        })
+  )
+  if (lines.length === 0) return []
+  return ['', 'As multiples of the baseline (95 % interval in brackets; slower and faster figures only)', ...lines]
 }
 
 function rowTitle(row: ComparisonRow): string {

@@ -1,4 +1,5 @@
 import type { RawDeviceUse, StorageNeed, VersionProbe } from '../types'
+import { jobFileStorageNeed, ownJobFile } from './job-file'
 import { fioSizeBytes, type FioParams } from './params'
 
 /**
@@ -9,12 +10,15 @@ import { fioSizeBytes, type FioParams } from './params'
 export const FIO_THROUGHPUT_FROM_BYTES = 64 * 1024
 
 export function fioPrimaryMetrics(params: FioParams): readonly string[] {
-  const bs = fioSizeBytes(params.bs) ?? 0
+  const own = ownJobFile(params)
+  const bs = own ? Math.max(...own.jobs.map((job) => job.blockBytes)) : fioSizeBytes(params.bs) ?? 0
   return bs >= FIO_THROUGHPUT_FROM_BYTES ? ['fio.<dir>.bandwidth'] : ['fio.<dir>.iops']
 }
 
 /** The files of all jobs (one shared file when `filename` is set), O_DIRECT when direct=1. */
 export function fioStorageNeed(params: FioParams): StorageNeed {
+  const own = ownJobFile(params)
+  if (own) return jobFileStorageNeed(own)
   const size = fioSizeBytes(params.size) ?? 0
   const shared = params.filename !== undefined
   return { workingSetBytes: shared ? size : size * params.numjobs, directIo: params.direct, uncached: !params.direct }

@@ -1,4 +1,10 @@
 import { z } from 'zod'
+import { checkJobFile, describeJobFileProblem, MAX_JOB_FILE_CHARS } from '../../../shared/fio-job-file'
+import { IO_ENGINES } from '../../../shared/fio-job-file/engines'
+import { fioSizeBytes } from '../../../shared/fio-job-file/size'
+
+export { IO_ENGINES, LINUX_ONLY_ENGINES, WINDOWS_ONLY_ENGINES, type IoEngine } from '../../../shared/fio-job-file/engines'
+export { fioSizeBytes } from '../../../shared/fio-job-file/size'
 
 /** fio's I/O patterns (`rw=`). */
 export const RW_MODES = [
@@ -20,26 +26,6 @@ export type RwMode = (typeof RW_MODES)[number]
 export const MIXED_RW_MODES: readonly RwMode[] = ['rw', 'readwrite', 'randrw']
 /** Patterns that only read: safe on a raw device that holds data. */
 export const READ_ONLY_RW_MODES: readonly RwMode[] = ['read', 'randread']
-
-/** I/O engines VirtBench offers. `auto` is libaio on Linux and windowsaio on Windows. */
-export const IO_ENGINES = ['auto', 'libaio', 'io_uring', 'posixaio', 'psync', 'sync', 'pvsync', 'pvsync2', 'mmap', 'falloc', 'windowsaio'] as const
-export type IoEngine = (typeof IO_ENGINES)[number]
-export const LINUX_ONLY_ENGINES: readonly IoEngine[] = ['libaio', 'io_uring', 'posixaio', 'pvsync', 'pvsync2', 'falloc']
-export const WINDOWS_ONLY_ENGINES: readonly IoEngine[] = ['windowsaio']
-
-const SIZE_UNITS: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30, t: 2 ** 40, p: 2 ** 50 }
-const SIZE_PATTERN = /^([1-9][0-9]{0,15})([kmgtp]?)(?:i?b)?$/i
-
-/**
- * Bytes of a fio size such as `4k`, `64KiB`, `1g` or `512`. fio reads k/m/g as powers of
- * 1024 (its default kb_base), which is what this returns; null when it is not such a size.
- */
-export function fioSizeBytes(text: string): number | null {
-  const m = SIZE_PATTERN.exec(text)
-  if (!m) return null
-  const bytes = Number(m[1]) * SIZE_UNITS[m[2]!.toLowerCase()]!
-  return Number.isSafeInteger(bytes) ? bytes : null
-}
 
 function fioSize(what: string, minBytes: number, maxBytes: number) {
   return z
@@ -175,9 +161,22 @@ export const fioParamsSchema = z
     deviceWriteConfirmed: z
       .boolean()
       .default(false)
-      .describe('Set only after the person running the test confirmed that the data on the device may be destroyed')
+      .describe('Set only after the person running the test confirmed that the data on the device may be destroyed'),
+    jobFile: z
+      .string()
+      .min(1, 'the job file is empty')
+      .max(MAX_JOB_FILE_CHARS, `a job file can be at most ${MAX_JOB_FILE_CHARS} characters`)
+      .optional()
+      .describe(
+        "The text of your own fio job file, run as written (fio runs in the run's work directory); the other job options are then not used. Checked before the run: no options that run commands, paths only inside the work directory or the plan's confirmed raw device, sizes given (docs/cli.md, your own fio job file)"
+      )
   })
   .superRefine((p, ctx) => {
+    if (p.jobFile !== undefined) {
+      for (const problem of checkJobFile(p.jobFile, p).problems) ctx.addIssue({ code: 'custom', path: ['jobFile'], message: describeJobFileProblem(problem) })
+      if (p.filename !== undefined) ctx.addIssue({ code: 'custom', path: ['filename'], message: 'with a job file, name the files in the job file (filename=), not in filename' })
+      return
+    }
     if (p.timeBased && p.runtime === null) {
       ctx.addIssue({ code: 'custom', path: ['timeBased'], message: 'timeBased needs a runtime: give runtime in seconds, or turn timeBased off' })
     }

@@ -1,5 +1,6 @@
-import { pwshJoin, shJoin } from '../../../shared/shell-quote'
+import { pwshJoin, quotePwsh, shJoin } from '../../../shared/shell-quote'
 import type { Plan, PlanContext, RemoteStep, StepFile, TargetFacts } from '../types'
+import { checkEngines, jobFileLayoutBytes, jobFileSeconds, ownJobFile, ownJobFilePath, type OwnJobFile } from './job-file'
 import { WINDOWS_BAD_FILE_CHARS, checkWorkDir, commandLineArgs, ioLocation, joinPath, renderJobSection } from './job-options'
 import { READ_ONLY_RW_MODES, fioSizeBytes, type FioParams } from './params'
 
@@ -29,6 +30,8 @@ function layoutBytes(params: FioParams): number {
 
 /** How long the run should take: file layout, ramp time and runtime (or size at a typical disk speed). */
 export function estimateSeconds(params: FioParams): number {
+  const own = ownJobFile(params)
+  if (own) return Math.ceil(STARTUP_SECONDS + jobFileLayoutBytes(own) / LAYOUT_BYTES_PER_SECOND + jobFileSeconds(own, TYPICAL_BYTES_PER_SECOND, true))
   const sizeBound = totalBytes(params) / TYPICAL_BYTES_PER_SECOND
   const run = params.runtime === null ? sizeBound : params.timeBased ? params.runtime : Math.min(params.runtime, sizeBound)
   return Math.ceil(STARTUP_SECONDS + layoutBytes(params) / LAYOUT_BYTES_PER_SECOND + (params.rampTime ?? 0) + run)
@@ -36,6 +39,8 @@ export function estimateSeconds(params: FioParams): number {
 
 /** How long before the run counts as hung: the same at the speed of a slow disk, plus grace. */
 function timeoutSeconds(params: FioParams): number {
+  const own = ownJobFile(params)
+  if (own) return Math.ceil(STARTUP_SECONDS + jobFileLayoutBytes(own) / SLOW_BYTES_PER_SECOND + jobFileSeconds(own, SLOW_BYTES_PER_SECOND, false) + TIMEOUT_GRACE_SECONDS)
   const fsync = params.endFsync && !params.direct ? totalBytes(params) / SLOW_BYTES_PER_SECOND : 0
   const layout = layoutBytes(params) / SLOW_BYTES_PER_SECOND
   const run = params.runtime === null ? totalBytes(params) / SLOW_BYTES_PER_SECOND : params.runtime
@@ -69,6 +74,8 @@ function script(target: TargetFacts, argv: readonly string[]): string {
  * the target's work directory, or onto the named raw device (as root).
  */
 export function plan(params: FioParams, ctx: PlanContext): Plan {
+  const own = ownJobFile(params)
+  if (own) return ownJobFilePlan(own, params, ctx.target)
   const target = ctx.target
   const format = `--output-format=${params.outputFormat}`
   const location = ioLocation(params, target, params.style === 'job-file')
@@ -98,6 +105,35 @@ export function plan(params: FioParams, ctx: PlanContext): Plan {
   return {
     steps: [step],
     files: created.map((path) => ({ on: 'target' as const, path })),
+    estimatedSeconds: estimateSeconds(params)
+  }
+}
+
+/**
+ * The admin's own job file, uploaded verbatim into the work directory and run there
+ * (`cd <work dir> && fio --output-format=json virtbench-own.fio`), so its relative paths stay inside.
+ */
+function ownJobFilePlan(own: OwnJobFile, params: FioParams, target: TargetFacts): Plan {
+  checkEngines(own, target)
+  const path = ownJobFilePath(target)
+  const argv = [fioExecutable(target), `--output-format=${params.outputFormat}`, path]
+  const enter = target.os === 'windows' ? `Set-Location -LiteralPath ${quotePwsh(target.workDir)}\n` : `${shJoin(['cd', '--', target.workDir])} && `
+  const named = own.jobs.flatMap((job) => (job.onDevice ? [] : job.files.map((file) => joinPath(target.os, target.workDir, file))))
+  const step: RemoteStep = {
+    id: 'run',
+    on: 'target',
+    shell: target.os === 'windows' ? 'powershell' : 'sh',
+    script: `${enter}${script(target, argv)}`,
+    argv,
+    timeoutSeconds: timeoutSeconds(params),
+    okExitCodes: [0],
+    measured: true,
+    files: [{ path, content: own.text }],
+    ...(own.jobs.some((job) => job.onDevice) ? { sudo: true } : {})
+  }
+  return {
+    steps: [step],
+    files: [path, ...new Set(named)].map((file) => ({ on: 'target' as const, path: file })),
     estimatedSeconds: estimateSeconds(params)
   }
 }

@@ -2,6 +2,7 @@ import { useId, type ReactElement } from 'react'
 import { describedByOf, FieldMessages } from '../../components/field'
 import { fieldId, humanField } from '../../models/wizard-draft'
 import { typedNumber } from '../../lib/typed-number'
+import { JobFileBox } from './job-file-box'
 
 /**
  * A custom test's parameters, as a form generated from the tool's JSON Schema (catalog:get):
@@ -126,6 +127,7 @@ export function ParamsForm({
       ) : null}
       <div className="wiz-params-grid">
         {props.map(([key, prop]) => (
+          key === 'jobFile' ? <JobFileBox key={key} path={`${base}.${key}`} value={params[key]} error={errorAt(`${base}.${key}`)} onChange={(v) => set(key, v)} /> :
           <ParamField key={key} path={`${base}.${key}`} name={key} prop={prop} value={params[key]} error={errorAt(`${base}.${key}`)} onChange={(v) => set(key, v)} />
         ))}
       </div>
