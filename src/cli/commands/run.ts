@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util'
 import { defaultDataDir } from '../../main/data-dir'
 import { PlanError } from '../../main/engine/planner'
 import { continueRun, startRun, TargetLookupError, type RunServices } from '../../main/engine/start-run'
+import { consentNeeded, runDomainsOf } from '../../main/scenario/run-domains'
+import { runSweepCommand } from './run-sweep'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
 import { beforeJobsWithToolSources } from '../../main/engine/tool-provision'
 import { parseToolArchive, parseToolChecksum, type ToolArchive } from '../../main/tools/provision'
@@ -76,7 +78,11 @@ Options:
                              come back before it fails (default 600, within the job's own time
                              limit); the rest of the run goes on either way
   --resume DIR               continue the run in DIR (a crash, Ctrl+C, failed jobs): every job that did
-                             not succeed runs again; URL targets log in with --identity or the agent
+                             not succeed runs again; URL targets log in with --identity or the agent.
+                             Libvirt domains the run changed are put back as the run folder saved them
+  --change-domains           let VirtBench change the libvirt domains of the plan's scenario setups
+                             (restarting the guests); the originals are saved in the run folder and
+                             put back when the run ends, however it ends (docs/scenarios.md)
   --data-dir DIR             where targets and known hosts are kept (default: the app's folder)
   --junit FILE               the acceptance criteria's verdict as JUnit XML, one test case per
                              criterion (the preset must have "acceptance" criteria)
@@ -121,6 +127,7 @@ export const runCommand: CliCommand = {
         'all-metrics': { type: 'boolean' },
         'work-dir': { type: 'string' },
         'install-missing': { type: 'boolean' },
+        'change-domains': { type: 'boolean' },
         resume: { type: 'string' },
         'reconnect-wait': { type: 'string' },
         'idle-seconds': { type: 'string' },
@@ -179,6 +186,8 @@ export const runCommand: CliCommand = {
     if (workDir !== undefined) plan = { ...plan, storage: { kind: 'directory', path: workDir } }
     if (idleSeconds !== undefined) plan = { ...plan, idleSeconds }
     if (!resumeDir) plan = withStatistics(plan, values)
+    const domainRefusal = consentNeeded(plan, '--change-domains')
+    if (domainRefusal && !resumeDir && values['change-domains'] !== true) throw new UsageError(domainRefusal)
     if (values.junit !== undefined) requireCriteria({ plan }, resumeDir ? `the run in ${resumeDir}` : 'the plan')
     for (const [option, file] of [['--junit', values.junit], ['--comparison', values.comparison], ['--overhead-csv', values['overhead-csv']]] as const) {
       if (file === '-') throw new UsageError(`${option} needs a file name: standard output carries the progress and the table`)
@@ -201,10 +210,16 @@ export const runCommand: CliCommand = {
         appVersion: __APP_VERSION__,
         onEvent: (event) => progress.on(event),
         ...(reconnectWait !== undefined ? { reattachForMs: reconnectWait * 1000 } : {}),
+        domains: runDomainsOf(values['change-domains'] === true),
         beforeJobs: beforeJobsWithToolSources(
           { archives, targetPaths: Object.fromEntries(inventory.flatMap((t) => (t.toolPaths ? [[t.name, t.toolPaths] as const] : []))) },
           values['install-missing'] === true ? beforeJobsInstalling : standardBeforeJobs
         )
+      }
+      if (plan.sweep && !resumeDir) {
+        const sweepExit = await runSweepCommand(plan, outDir, services, io, (step) => (progress.jobs = step.run.jobs))
+        progress.finish()
+        return sweepExit
       }
       started = resumeDir ? await continueRun(resumeDir, services) : await startRun(plan, outDir, services)
     } catch (error) {

@@ -30,6 +30,18 @@ export interface RunServices {
   reattachForMs?: number
   /** Stream running steps' output as job-log events (the app's live log). */
   liveLog?: boolean
+  /** Changes of libvirt domains around the run (src/main/scenario, docs/scenarios.md), made for each run folder. */
+  domains?: (runDir: string, onStage: (message: string, target?: string) => void) => RunDomainChanges
+  /** Whether the domains are put back when this run ends (default: always; a sweep keeps its guest changed between combinations). */
+  restoreDomains?: (status: RunStatus) => boolean
+}
+
+/** What a run needs of the domain changes: its before-jobs work preceded by them, and the restore at its end. */
+export interface RunDomainChanges {
+  /** `beforeJobs` preceded by applying the plan's scenario setups (unchanged when the plan has none). */
+  wrap(plan: ComparisonPlan, beforeJobs: EngineDeps['beforeJobs']): EngineDeps['beforeJobs']
+  /** Puts back every domain whose original the run saved. */
+  restoreAll(targets: readonly EngineTarget[], sessionOf: (name: string) => Promise<Session>): Promise<unknown>
 }
 
 export class TargetLookupError extends Error {
@@ -95,6 +107,10 @@ export interface StartedRun {
 
 /** Creates the run folder and starts the run; `folder` is where run.json and raw/ go. */
 export async function startRun(plan: ComparisonPlan, folderDir: string, services: RunServices, runId?: string): Promise<StartedRun> {
+  if (!services.domains && (plan.sweep || plan.variants.some((v) => v.scenario.setup))) {
+    // a setup silently not applied would measure another scenario than the one named
+    throw new Error('this plan changes libvirt domains (a scenario setup or a sweep), which only virtbench run --change-domains does so far (docs/scenarios.md)')
+  }
   const targets = await resolveTargets(plan, services.inventory, services.secrets)
   const doc = createRunDocument(plan, targets, services.appVersion, runId)
   const folder = await RunFolder.create(folderDir, doc)
@@ -132,30 +148,48 @@ export function oneAtATime<A extends unknown[], R>(fn: (...args: A) => Promise<R
 function launch(folder: RunFolder, targets: EngineTarget[], services: RunServices, only?: readonly string[]): StartedRun {
   const sessions = new Map<string, Session>()
   const decideHostKey = oneAtATime(services.decideHostKey)
+  const sessionOf = async (name: string): Promise<Session> => {
+    const key = name.toLowerCase()
+    const open = sessions.get(key)
+    if (open) return open
+    const target = services.inventory.find((t) => sameTargetName(t.name, name))
+    if (!target) throw new TargetLookupError(`${name} is not among the targets`)
+    const session = openTargetSession(target, services.inventory, {
+      secrets: services.secrets,
+      decideHostKey,
+      knownHosts: services.knownHosts,
+      openLocal: services.openLocal
+    })
+    sessions.set(key, session)
+    return session
+  }
+  // scenarios applied to libvirt domains before the jobs, and put back however the run ends
+  const domains = services.domains?.(folder.dir, (message, target) => services.onEvent?.({ type: 'stage', runId: folder.run.id, message, ...(target ? { target } : {}) }))
+  const beforeJobs = domains ? domains.wrap(folder.run.plan, services.beforeJobs) : services.beforeJobs
   const engine = new RunEngine(folder, targets, {
-    session: async (name) => {
-      const key = name.toLowerCase()
-      const open = sessions.get(key)
-      if (open) return open
-      const target = services.inventory.find((t) => sameTargetName(t.name, name))
-      if (!target) throw new TargetLookupError(`${name} is not among the targets`)
-      const session = openTargetSession(target, services.inventory, {
-        secrets: services.secrets,
-        decideHostKey,
-        knownHosts: services.knownHosts,
-        openLocal: services.openLocal
-      })
-      sessions.set(key, session)
-      return session
-    },
+    session: sessionOf,
     scriptsDir: services.scriptsDir,
     appVersion: services.appVersion,
     ...(services.onEvent ? { onEvent: services.onEvent } : {}),
-    ...(services.beforeJobs ? { beforeJobs: services.beforeJobs } : {}),
+    ...(beforeJobs ? { beforeJobs } : {}),
     ...(services.reattachForMs !== undefined ? { reattachForMs: services.reattachForMs } : {}),
     ...(services.liveLog ? { liveLog: true } : {})
   })
-  const done = engine.execute(only ? { only } : {}).finally(async () => {
+  const restore = async (): Promise<unknown> =>
+    domains?.restoreAll(targets, sessionOf).catch((error: unknown) =>
+      services.onEvent?.({ type: 'stage', runId: folder.run.id, message: `the libvirt domains this run changed could not be put back: ${(error as Error).message}` })
+    )
+  const ran = engine.execute(only ? { only } : {}).then(
+    async (status) => {
+      if (services.restoreDomains?.(status) ?? true) await restore()
+      return status
+    },
+    async (error: unknown) => {
+      await restore()
+      throw error
+    }
+  )
+  const done = ran.finally(async () => {
     await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)))
   })
   return { engine, run: folder.run, done }

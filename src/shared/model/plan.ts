@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AcceptanceSchema } from './criteria'
-import { ScenarioSchema } from './scenario'
+import { DISK_BUSES, DISK_CACHES, DomainSetupSchema, IO_MODES, ScenarioSchema } from './scenario'
 import { AGGREGATES, PACK_IDS, TOOL_IDS } from './tool-ids'
 
 /**
@@ -54,6 +54,52 @@ export const VariantSchema = z.strictObject({
   scenario: ScenarioSchema.default({})
 })
 export type Variant = z.infer<typeof VariantSchema>
+
+/** Values of one swept factor: at least one, none twice. */
+function values<T extends z.ZodType>(value: T, what: string) {
+  return z
+    .array(value)
+    .min(1, `give at least one ${what}`)
+    .max(16, `at most 16 values of ${what}`)
+    .refine((v) => new Set(v.map((x) => JSON.stringify(x))).size === v.length, `a value of ${what} appears twice`)
+}
+
+/**
+ * A sweep: one guest measured under every combination of the factors' values, each applied to
+ * its libvirt domain by VirtBench and undone after the run (docs/scenarios.md). It expands to
+ * one variant per combination, in the order of the factors as listed here.
+ */
+export const SweepSchema = z.strictObject({
+  target: TargetRefSchema.describe("The guest swept; its physical host (where virsh runs) is its host in the inventory, else the baseline"),
+  domain: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[^\p{Cc}/]+$/u, 'a libvirt domain name has no "/" or control characters')
+    .describe("The guest's libvirt domain on its physical host"),
+  scenario: ScenarioSchema.omit({ setup: true, domain: true }).default({}).describe('Labels every combination shares (hypervisor, storage...)'),
+  factors: z
+    .strictObject({
+      cache: values(z.enum(DISK_CACHES).describe('A cache mode'), 'cache').optional().describe('Cache modes of the disks'),
+      io: values(z.enum(IO_MODES).describe('An io mode'), 'io').optional().describe('io modes of the disks'),
+      queues: values(z.number().int().min(1).max(64).describe('A queue count'), 'queues').optional().describe('virtio queues of the disks'),
+      bus: values(z.enum(DISK_BUSES).describe('A bus'), 'bus').optional().describe('Buses the data disk busDisk is moved to'),
+      vcpus: values(z.number().int().min(1).max(512).describe('A vCPU count'), 'vcpus').optional().describe('vCPU counts'),
+      memoryMiB: values(z.number().int().min(64).max(16 * 1024 * 1024).describe('MiB'), 'memoryMiB').optional().describe('Memory sizes in MiB'),
+      nicQueues: values(z.number().int().min(1).max(256).describe('A queue count'), 'nicQueues').optional().describe('virtio-net queues of every interface')
+    })
+    .refine((f) => Object.values(f).some((v) => v !== undefined), 'sweep at least one factor')
+    .describe('The values of each factor; every combination is measured'),
+  busDisk: DomainSetupSchema.shape.bus.unwrap().shape.disk.optional().describe('The data disk the bus factor moves (its <target dev>)'),
+  disks: DomainSetupSchema.shape.disks.describe('The disks cache, io and queues apply to (default: every disk)'),
+  order: z
+    .enum(['grouped', 'interleaved'])
+    .default('grouped')
+    .describe('grouped: all repetitions of one combination, then the next (one reconfiguration each); interleaved: every combination once per round (a reconfiguration before each)')
+})
+export type SweepInput = z.input<typeof SweepSchema>
+export type Sweep = z.output<typeof SweepSchema>
 
 export const BaselineSchema = z.strictObject({
   target: TargetRefSchema.describe('The machine that is 100 %: usually the physical host'),
@@ -142,7 +188,7 @@ export const ComparisonPlanSchema = z
   .strictObject({
     name: z.string().trim().min(1, 'a comparison needs a name').max(120).regex(NAME),
     baseline: BaselineSchema,
-    variants: z.array(VariantSchema).min(1, 'a comparison needs at least one variant'),
+    variants: z.array(VariantSchema),
     tests: z.array(TestChoiceSchema).min(1, 'choose at least one test or pack'),
     repetitions: z.number().int().min(1).max(100).default(3),
     aggregate: z.enum(AGGREGATES).default('median'),
@@ -164,9 +210,19 @@ export const ComparisonPlanSchema = z
       .max(60)
       .optional()
       .describe('Seconds the preflight idle check samples each target, while the other checks run (default 3; 1 when every test is a quick pack form; 0: no idle check)'),
-    acceptance: AcceptanceSchema.optional().describe('Acceptance criteria: what the run must show to pass (virtbench run exits 3 when one fails; docs/presets.md)')
+    acceptance: AcceptanceSchema.optional().describe('Acceptance criteria: what the run must show to pass (virtbench run exits 3 when one fails; docs/presets.md)'),
+    sweep: SweepSchema.optional().describe('Measure one guest under every combination of scenario factors, applied by VirtBench (docs/scenarios.md)')
   })
   .superRefine((plan, ctx) => {
+    if (plan.variants.length === 0 && !plan.sweep) ctx.addIssue({ code: 'custom', path: ['variants'], message: 'a comparison needs at least one variant' })
+    plan.variants.forEach((v, i) => {
+      if (v.scenario.setup && !v.scenario.domain) {
+        ctx.addIssue({ code: 'custom', path: ['variants', i, 'scenario', 'domain'], message: 'a scenario setup is applied to a libvirt domain: name it in "domain"' })
+      }
+    })
+    if (plan.sweep?.factors.bus && !plan.sweep.busDisk) {
+      ctx.addIssue({ code: 'custom', path: ['sweep', 'busDisk'], message: 'sweeping the bus moves one data disk: name it in "busDisk" (its <target dev>, such as vdc)' })
+    }
     const seen = new Map<string, string>()
     const claim = (name: string, where: string, path: (string | number)[]): void => {
       const key = name.toLowerCase()

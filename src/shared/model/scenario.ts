@@ -35,6 +35,39 @@ export const SCENARIO_LABELS = {
   network: { classic: 'classic network', private: 'private/VPC', eip: 'public EIP' }
 } as const
 
+/** io= modes of a libvirt disk (`<driver io=>`). */
+export const IO_MODES = ['native', 'threads', 'io_uring'] as const
+export type IoMode = (typeof IO_MODES)[number]
+
+const GUEST_DEVICE = /^[a-z]{2,3}[a-z]{1,3}$/
+
+/**
+ * What VirtBench sets on a libvirt domain before a variant's jobs (docs/scenarios.md). Unset
+ * fields are left as the domain has them. cache, io and queues apply to the disks named in
+ * `disks` (their `<target dev>`), or to every disk of the domain.
+ */
+export const DomainSetupSchema = z.strictObject({
+  cache: z.enum(DISK_CACHES).optional().describe('<driver cache=> of the disks'),
+  io: z.enum(IO_MODES).optional().describe('<driver io=> of the disks (native needs cache none or directsync)'),
+  queues: z.number().int().min(1).max(64).optional().describe('virtio queues of the disks (virtio-blk) or of their virtio-scsi controller'),
+  disks: z
+    .array(z.string().regex(GUEST_DEVICE, 'a disk is named by its <target dev> in the domain XML, such as vdb').describe("A disk's <target dev>"))
+    .min(1)
+    .optional()
+    .describe('The disks (by <target dev>) that cache, io and queues apply to; default: every disk'),
+  bus: z
+    .strictObject({
+      disk: z.string().regex(GUEST_DEVICE, 'a disk is named by its <target dev> in the domain XML, such as vdc').describe('The data disk moved, by its <target dev>'),
+      to: z.enum(DISK_BUSES).describe('The bus it moves to')
+    })
+    .optional()
+    .describe('Move one data disk to another bus (the guest must not boot from it)'),
+  vcpus: z.number().int().min(1).max(512).optional().describe('vCPU count'),
+  memoryMiB: z.number().int().min(64).max(16 * 1024 * 1024).optional().describe('Memory in MiB'),
+  nicQueues: z.number().int().min(1).max(256).optional().describe('virtio-net queues of every interface')
+})
+export type DomainSetup = z.infer<typeof DomainSetupSchema>
+
 export const ScenarioSchema = z.strictObject({
   hypervisor: z.enum(HYPERVISORS).optional().describe('The hypervisor running the guest'),
   storage: z.enum(STORAGE_BACKENDS).optional().describe("Where the guest's disk lives on the host"),
@@ -50,7 +83,10 @@ export const ScenarioSchema = z.strictObject({
     .max(200)
     .regex(/^[^\p{Cc}/]+$/u, 'a libvirt domain name has no "/" or control characters')
     .optional()
-    .describe('The libvirt domain name of this guest on its physical host, to read the real disk setup with virsh dumpxml')
+    .describe('The libvirt domain name of this guest on its physical host, to read the real disk setup with virsh dumpxml'),
+  setup: DomainSetupSchema.optional().describe(
+    'What VirtBench sets on the domain before this variant\'s jobs and undoes after the run (needs "domain" and the user\'s consent: virtbench run --change-domains)'
+  )
 })
 export type Scenario = z.infer<typeof ScenarioSchema>
 
@@ -94,3 +130,4 @@ export interface ScenarioMismatch {
   /** A sentence for the run log and the report. */
   message: string
 }
+

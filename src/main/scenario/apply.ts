@@ -1,0 +1,168 @@
+/**
+ * Applying a domain setup on the physical host and putting the domain back (docs/scenarios.md):
+ * read (`virsh dumpxml --inactive`), validate and edit (pure, before anything changes), save the
+ * original into the run folder, `virsh define`, restart, wait for the guest's SSH, verify inside
+ * the guest and in the live XML. The restore defines the saved XML again, restarts the guest,
+ * and makes a domain that was transient transient again; it runs at the end of a sweep, after
+ * a failure, after a cancel, and from `virtbench run --resume`.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { rename } from 'node:fs/promises'
+import path from 'node:path'
+import type { DomainSetup } from '../../shared/model/scenario'
+import { writeFileAtomic } from '../fs/atomic-file'
+import type { Session } from '../ssh/types'
+import { describeChanges, editDomain, type DomainChange } from './domain-edit'
+import { DEFAULT_RESTART, defineDomain, readDomain, restartDomain, serialTail, type RestartDeadlines } from './domain-state'
+import { describeFailed, guestChecks, hostChecks, probeGuest, type Check } from './guest-check'
+import { ScenarioError, virshOrFail, type DomainHost } from './virsh'
+
+/** The guest as VirtBench logs in to it; its next command reconnects after a restart. */
+export interface GuestAccess {
+  label: string
+  session: Session
+}
+
+export interface ApplyOptions {
+  /** Where the original XML is kept (`<run folder>/domains`). */
+  originalsDir: string
+  restart?: RestartDeadlines
+  /** How long the guest may take to answer SSH after its restart. */
+  bootTimeoutMs?: number
+  /** Time between SSH attempts while the guest boots. */
+  bootPollMs?: number
+  onStage?: (message: string) => void
+  signal?: AbortSignal
+}
+
+export interface Applied {
+  changes: DomainChange[]
+  diff: string
+  restarts: string[]
+  checks: Check[]
+  /** Milliseconds: defining and restarting the domain, then waiting for SSH; then verifying. */
+  timings: { restartMs: number; bootMs: number; verifyMs: number }
+}
+
+/** What is saved before the first change: enough to put the domain back after a crash. */
+export interface SavedDomain {
+  domain: string
+  host: string
+  persistent: boolean
+  xml: string
+}
+
+function safeName(domain: string): string {
+  return encodeURIComponent(domain).replace(/\./g, '%2E')
+}
+
+/** Saves the original once: a second call for the same domain keeps the first copy (the true original). */
+export async function saveOriginal(dir: string, saved: SavedDomain): Promise<void> {
+  const file = path.join(dir, `${safeName(saved.domain)}.json`)
+  if (existsSync(file)) return
+  await writeFileAtomic(originalXmlPath(dir, saved.domain), saved.xml)
+  await writeFileAtomic(file, `${JSON.stringify({ domain: saved.domain, host: saved.host, persistent: saved.persistent }, null, 2)}\n`)
+}
+
+/** Where the original XML of `domain` is kept. */
+export function originalXmlPath(dir: string, domain: string): string {
+  return path.join(dir, `${safeName(domain)}.xml`)
+}
+
+/** Marks the original as put back: it stays in the folder for the record, and is not restored again. */
+export async function markRestored(dir: string, domain: string): Promise<void> {
+  await rename(path.join(dir, `${safeName(domain)}.json`), path.join(dir, `${safeName(domain)}.restored`))
+}
+
+/** The originals saved in a run folder's `domains` directory and not put back yet (none when it has none). */
+export function savedOriginals(dir: string): SavedDomain[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => {
+      const meta = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Omit<SavedDomain, 'xml'>
+      return { ...meta, xml: readFileSync(path.join(dir, f.replace(/\.json$/, '.xml')), 'utf8') }
+    })
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** Polls the guest with `true` until it answers or the deadline passes. */
+export async function waitForGuest(guest: GuestAccess, timeoutMs: number, pollMs = 2000, signal?: AbortSignal): Promise<boolean> {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until && !signal?.aborted) {
+    const left = until - Date.now()
+    const ok = await guest.session
+      .exec({ script: 'true' }, { timeoutMs: Math.max(1000, Math.min(15_000, left)), ...(signal ? { signal } : {}) })
+      .then((r) => r.exitCode === 0)
+      .catch(() => false)
+    if (ok) return true
+    await sleep(Math.min(pollMs, Math.max(0, until - Date.now())))
+  }
+  return false
+}
+
+/** Validates the setup against the domain without changing anything: the same errors applyDomainSetup gives. */
+export async function checkDomainSetup(host: DomainHost, domain: string, setup: DomainSetup): Promise<{ diff: string; changes: DomainChange[]; restarts: string[] }> {
+  const info = await readDomain(host, domain)
+  const edit = editDomain(domain, info.xml, setup)
+  if (!edit.ok) throw new ScenarioError('validate', `${domain} on ${host.label} cannot take this setup, nothing was changed: ${edit.errors.join('; ')}`)
+  return edit
+}
+
+/** Applies `setup` to the domain and verifies it; the original is saved first. Throws ScenarioError. */
+export async function applyDomainSetup(host: DomainHost, domain: string, setup: DomainSetup, guest: GuestAccess, opts: ApplyOptions): Promise<Applied> {
+  const say = opts.onStage ?? (() => undefined)
+  const info = await readDomain(host, domain)
+  const edit = editDomain(domain, info.xml, setup)
+  if (!edit.ok) throw new ScenarioError('validate', `${domain} on ${host.label} cannot take this setup, nothing was changed: ${edit.errors.join('; ')}`)
+  await saveOriginal(opts.originalsDir, { domain, host: host.label, persistent: info.persistent, xml: info.xml })
+
+  const started = Date.now()
+  if (edit.changes.length > 0) {
+    say(`${domain}: ${describeChanges(edit.changes)}`)
+    await defineDomain(host, domain, edit.xml, 'apply')
+    say(`${domain}: restarting`)
+    await restartDomain(host, domain, opts.restart ?? DEFAULT_RESTART, opts.signal)
+  }
+  const restartMs = Date.now() - started
+  const up = await waitForGuest(guest, opts.bootTimeoutMs ?? 300_000, opts.bootPollMs, opts.signal)
+  const bootMs = Date.now() - started - restartMs
+  if (!up) {
+    const tail = await serialTail(host, info.xml).catch((err: unknown) => `(the serial console could not be read: ${String(err)})`)
+    throw new ScenarioError('boot', `${guest.label} did not answer SSH within ${Math.round((opts.bootTimeoutMs ?? 300_000) / 1000)} s after ${domain} was changed (${describeChanges(edit.changes)})`, `XML diff:\n${edit.diff}\n\nserial console (last lines):\n${tail}`)
+  }
+  const verifyStart = Date.now()
+  const live = await virshOrFail(host, 'verify', ['dumpxml', domain], `Check domain ${domain} on ${host.label}.`)
+  const virtioDisks = [...live.matchAll(/<target dev='([a-z]+)' bus='virtio'\/>/g)].map((m) => m[1]!)
+  const checks = [...hostChecks(setup, live), ...guestChecks(setup, await probeGuest(guest.session), virtioDisks)]
+  const verifyMs = Date.now() - verifyStart
+  if (checks.some((c) => !c.ok)) throw new ScenarioError('verify', `${domain} did not take the setup: ${describeFailed(checks)}`, `XML diff:\n${edit.diff}`)
+  say(`${domain}: verified (${checks.length} checks)`)
+  return { changes: edit.changes, diff: edit.diff, restarts: edit.restarts, checks, timings: { restartMs, bootMs, verifyMs } }
+}
+
+/**
+ * Puts the domain back as saved: defines the original XML, restarts the domain (or starts it when
+ * it is off, as after a kill), waits for the guest, and undefines a domain that was transient.
+ * Safe to run twice.
+ */
+export async function restoreDomain(host: DomainHost, saved: SavedDomain, guest: GuestAccess | undefined, opts: Omit<ApplyOptions, 'originalsDir'> = {}): Promise<void> {
+  const say = opts.onStage ?? (() => undefined)
+  const now = await readDomain(host, saved.domain).catch((err: unknown) => {
+    // a transient domain that went down before VirtBench defined it is gone: define it again
+    if (err instanceof ScenarioError && /has no libvirt domain/.test(err.message)) return undefined
+    throw err
+  })
+  if (!now || now.xml !== saved.xml || now.state !== 'running' || now.persistent !== saved.persistent) {
+    say(`${saved.domain}: restoring its original configuration`)
+    await defineDomain(host, saved.domain, saved.xml, 'restore')
+    await restartDomain(host, saved.domain, opts.restart ?? DEFAULT_RESTART)
+    if (!saved.persistent) await virshOrFail(host, 'restore', ['undefine', saved.domain], `${saved.domain} runs with its original configuration but stays defined.`)
+  }
+  if (guest && !(await waitForGuest(guest, opts.bootTimeoutMs ?? 300_000, opts.bootPollMs))) {
+    throw new ScenarioError('restore', `${saved.domain} has its original configuration again, but ${guest.label} did not answer SSH after the restart`, await serialTail(host, saved.xml).catch(() => ''))
+  }
+}

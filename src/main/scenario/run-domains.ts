@@ -1,0 +1,140 @@
+/**
+ * A run's domain changes: before the jobs, each variant whose scenario has a `setup` gets it
+ * applied to its libvirt domain (through its physical host's session) and verified; after the
+ * run, whatever its ending (completed, failed, cancelled), every domain whose original was saved
+ * in the run folder is put back. A resumed run finds the originals its crashed predecessor saved
+ * and restores them too. Changing a domain needs the user's consent (`--change-domains`);
+ * restoring one does not.
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import type { ComparisonPlan } from '../../shared/model/plan'
+import type { Finding } from '../../shared/model/run'
+import type { DomainSetup } from '../../shared/model/scenario'
+import type { BeforeJobsContext, BeforeJobsResult, EngineTarget } from '../engine/runner'
+import type { RunDomainChanges, RunServices } from '../engine/start-run'
+import type { Session } from '../ssh/types'
+import { applyDomainSetup, markRestored, originalXmlPath, restoreDomain, savedOriginals } from './apply'
+import { describeChanges } from './domain-edit'
+import { ScenarioError } from './virsh'
+
+/** The folder of a run folder where the original domain XMLs are kept. */
+export const DOMAINS_DIR = 'domains'
+/** A sweep folder's record of its steps. */
+export const SWEEP_FILE = 'sweep.json'
+
+export interface DomainTask {
+  guest: string
+  domain: string
+  setup: DomainSetup
+}
+
+/** Where a run folder's originals are: its own `domains`, or its sweep's when it is a step of one (`../sweep.json`). */
+export function domainsDirOf(runDir: string): string {
+  const sweepDir = path.dirname(runDir)
+  return existsSync(path.join(sweepDir, SWEEP_FILE)) ? path.join(sweepDir, DOMAINS_DIR) : path.join(runDir, DOMAINS_DIR)
+}
+
+/** The variants of a plan whose domain VirtBench changes. */
+export function domainTasksOf(plan: ComparisonPlan): DomainTask[] {
+  return plan.variants.flatMap((v) => (v.scenario.setup && v.scenario.domain ? [{ guest: v.target, domain: v.scenario.domain, setup: v.scenario.setup }] : []))
+}
+
+/** The sentence that refuses a plan changing domains without consent; undefined when none is needed. */
+export function consentNeeded(plan: ComparisonPlan, consent: string): string | undefined {
+  const tasks = domainTasksOf(plan)
+  if (tasks.length === 0 && !plan.sweep) return undefined
+  const named = [...tasks.map((t) => `${t.domain} (${t.guest})`), ...(plan.sweep ? [`${plan.sweep.domain} (${plan.sweep.target}, swept)`] : [])]
+  return (
+    `the plan changes the libvirt domain${named.length === 1 ? '' : 's'} ${named.join(', ')} on the physical host: ` +
+    `VirtBench saves the original XML in the run folder, applies each scenario with a restart of the guest, and puts the original back at the end. ` +
+    `Give ${consent} to allow it.`
+  )
+}
+
+/** The physical host of a guest: its host in the inventory, else the baseline. */
+export function physicalHostOf(targets: readonly EngineTarget[], guest: string): EngineTarget | undefined {
+  const target = targets.find((t) => t.name === guest)
+  const host = (target?.hostName && targets.find((t) => t.name === target.hostName)) || targets.find((t) => t.role === 'baseline')
+  return host && host !== target ? host : undefined
+}
+
+export type BeforeJobs = (ctx: BeforeJobsContext) => Promise<BeforeJobsResult>
+
+/** RunServices.domains: each run keeps its originals in its folder (or its sweep's); `consent` allows changes. */
+export function runDomainsOf(consent: boolean): NonNullable<RunServices['domains']> {
+  return (runDir, onStage) => new RunDomains(domainsDirOf(runDir), consent, onStage)
+}
+
+export class RunDomains implements RunDomainChanges {
+  constructor(
+    /** Where the originals are kept: `<run folder>/domains`, or a sweep's own. */
+    private readonly dir: string,
+    private readonly consent: boolean,
+    private readonly onStage: (message: string, target?: string) => void = () => undefined
+  ) {}
+
+  /** `inner` preceded by the domain changes, so that preflight and the environment see the scenario as measured. */
+  wrap(plan: ComparisonPlan, inner: BeforeJobs | undefined): BeforeJobs | undefined {
+    if (domainTasksOf(plan).length === 0) return inner
+    return async (ctx) => {
+      const findings = await this.applyAll(ctx)
+      const rest = inner ? await inner(ctx) : {}
+      return { ...rest, findings: [...findings, ...(rest.findings ?? [])] }
+    }
+  }
+
+  private async applyAll(ctx: BeforeJobsContext): Promise<Finding[]> {
+    const tasks = domainTasksOf(ctx.run.plan)
+    if (tasks.length === 0) return []
+    const refusal = consentNeeded(ctx.run.plan, 'consent to change domains (virtbench run --change-domains, or the review step\'s checkbox)')
+    if (!this.consent && refusal) throw new ScenarioError('validate', refusal)
+    const findings: Finding[] = []
+    for (const task of tasks) {
+      const host = physicalHostOf(ctx.targets, task.guest)
+      const hostSession = host && ctx.sessions.get(host.name)
+      const guestSession = ctx.sessions.get(task.guest)
+      if (!host || !hostSession) throw new ScenarioError('read', `${task.guest}'s domain ${task.domain} cannot be changed: the plan has no physical host for it (set the guest's host in the inventory, or make the host the baseline)`)
+      if (!guestSession) throw new ScenarioError('read', `${task.guest} was not connected, so its domain ${task.domain} was not changed`)
+      ctx.onStage?.(`Applying the scenario of ${task.guest} to domain ${task.domain} on ${host.name}`, task.guest)
+      const applied = await applyDomainSetup({ label: host.name, session: hostSession, sudo: host.sudo }, task.domain, task.setup, { label: task.guest, session: guestSession }, {
+        originalsDir: this.dir,
+        onStage: (m) => ctx.onStage?.(m, task.guest),
+        ...(ctx.signal ? { signal: ctx.signal } : {})
+      })
+      const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
+      const { restartMs, bootMs, verifyMs } = applied.timings
+      const changed = applied.changes.length > 0 ? `${describeChanges(applied.changes)}; restarted in ${seconds(restartMs)}, SSH after ${seconds(bootMs)} more` : 'nothing to change'
+      findings.push({
+        severity: 'info',
+        target: task.guest,
+        code: 'scenario-applied',
+        message: `domain ${task.domain}: ${changed}; verified in ${seconds(verifyMs)} (${applied.checks.map((c) => `${c.where} ${c.what} ${c.seen}`).join(', ')}).`
+      })
+    }
+    return findings
+  }
+
+  /** Puts back every domain whose original this run folder holds; returns the failures as sentences. */
+  async restoreAll(targets: readonly EngineTarget[], sessionOf: (name: string) => Promise<Session>): Promise<string[]> {
+    const errors: string[] = []
+    for (const saved of savedOriginals(this.dir)) {
+      const guest = targets.find((t) => t.scenario?.domain === saved.domain)
+      const host = targets.find((t) => t.name === saved.host) ?? (guest ? physicalHostOf(targets, guest.name) : undefined)
+      try {
+        if (!host) throw new Error(`its host ${saved.host} is not a target of this run`)
+        this.onStage(`Restoring domain ${saved.domain} on ${host.name}`, guest?.name)
+        await restoreDomain({ label: host.name, session: await sessionOf(host.name), sudo: host.sudo }, saved, guest ? { label: guest.name, session: await sessionOf(guest.name) } : undefined, {
+          onStage: (m) => this.onStage(m, guest?.name)
+        })
+        await markRestored(this.dir, saved.domain)
+        this.onStage(`Domain ${saved.domain} has its original configuration again`, guest?.name)
+      } catch (error) {
+        const message = `domain ${saved.domain} could not be restored: ${(error as Error).message}. Its original XML is ${originalXmlPath(this.dir, saved.domain)}: virsh define it on ${saved.host}.`
+        this.onStage(message, guest?.name)
+        errors.push(message)
+      }
+    }
+    return errors
+  }
+}
