@@ -6,6 +6,8 @@ import Ajv2020 from 'ajv/dist/2020'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { createApi, type Api } from '../../../src/main/api/handlers'
+import { IDLE_SECONDS } from '../../../src/main/engine/before-jobs'
+import { CHECKS_SECONDS, CLEANUP_SECONDS, CONNECT_SECONDS, PER_JOB_SECONDS } from '../../../src/main/engine/planner'
 import { estimatePack } from '../../../src/main/tools/pack-estimate'
 import { PACKS } from '../../../src/main/tools/packs'
 import { TOOLS } from '../../../src/main/tools/registry'
@@ -90,7 +92,9 @@ describe('catalog:get', () => {
     })
     expect(review.issues).toEqual([])
     expect(review.jobs.map((j) => j.tool)).toEqual(catalog.tools.flatMap((t) => [t.id, t.id]))
-    expect(review.seconds).toBe(review.jobs.reduce((sum, j) => sum + j.seconds, 0))
+    // the jobs' own time, then what the run adds: the engine's cost per job, the logins and checks with the idle gate, the cleanup
+    const jobs = review.jobs.reduce((sum, j) => sum + j.seconds, 0)
+    expect(review.seconds).toBe(Math.round(jobs + review.jobs.length * PER_JOB_SECONDS + CONNECT_SECONDS + Math.max(CHECKS_SECONDS, IDLE_SECONDS) + CLEANUP_SECONDS))
   })
 })
 

@@ -415,6 +415,13 @@ export function localIssues(draft: WizardDraft, inventory: readonly string[] | u
       if (issues.some((i) => i.path === path)) continue
       issues.push({ path, message: friendlier(path, issue.message, draft) })
     }
+    // in the order of the plan's fields (the wizard's), not the schema's: checks of the whole plan come last there
+    const fields = Object.keys(plan)
+    const rank = (path: string): number => {
+      const at = fields.indexOf(path.split('.')[0]!)
+      return at < 0 ? fields.length : at
+    }
+    issues.sort((a, b) => rank(a.path) - rank(b.path))
   }
   if (inventory) {
     const missing = (name: string): boolean => name.trim() !== '' && !inventory.some((n) => sameTargetName(n, name))
