@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AcceptanceSchema } from './criteria'
-import { DISK_BUSES, DISK_CACHES, DomainSetupSchema, IO_MODES, ScenarioSchema } from './scenario'
+import { DISK_BUSES, DISK_CACHES, DomainNameSchema, DomainSetupSchema, IO_MODES, ScenarioSchema } from './scenario'
 import { AGGREGATES, PACK_IDS, TOOL_IDS } from './tool-ids'
 
 /**
@@ -71,13 +71,7 @@ function values<T extends z.ZodType>(value: T, what: string) {
  */
 export const SweepSchema = z.strictObject({
   target: TargetRefSchema.describe("The guest swept; its physical host (where virsh runs) is its host in the inventory, else the baseline"),
-  domain: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .regex(/^[^\p{Cc}/]+$/u, 'a libvirt domain name has no "/" or control characters')
-    .describe("The guest's libvirt domain on its physical host"),
+  domain: DomainNameSchema.describe("The guest's libvirt domain on its physical host"),
   scenario: ScenarioSchema.omit({ setup: true, domain: true }).default({}).describe('Labels every combination shares (hypervisor, storage...)'),
   factors: z
     .strictObject({

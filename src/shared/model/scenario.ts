@@ -68,6 +68,14 @@ export const DomainSetupSchema = z.strictObject({
 })
 export type DomainSetup = z.infer<typeof DomainSetupSchema>
 
+/** A libvirt domain name, as virsh takes it. */
+export const DomainNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[^\p{Cc}/]+$/u, 'a libvirt domain name has no "/" or control characters')
+
 export const ScenarioSchema = z.strictObject({
   hypervisor: z.enum(HYPERVISORS).optional().describe('The hypervisor running the guest'),
   storage: z.enum(STORAGE_BACKENDS).optional().describe("Where the guest's disk lives on the host"),
@@ -76,14 +84,7 @@ export const ScenarioSchema = z.strictObject({
   bus: z.enum(DISK_BUSES).optional().describe('The bus the guest sees its disk on'),
   network: z.enum(NETWORK_PATHS).optional().describe('The network path of network tests (which address of the peer is used)'),
   os: z.string().trim().max(80).optional().describe('The guest OS, as people call it (for example "Windows Server 2019")'),
-  domain: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .regex(/^[^\p{Cc}/]+$/u, 'a libvirt domain name has no "/" or control characters')
-    .optional()
-    .describe('The libvirt domain name of this guest on its physical host, to read the real disk setup with virsh dumpxml'),
+  domain: DomainNameSchema.optional().describe('The libvirt domain name of this guest on its physical host, to read the real disk setup with virsh dumpxml'),
   setup: DomainSetupSchema.optional().describe(
     'What VirtBench sets on the domain before this variant\'s jobs and undoes after the run (needs "domain" and the user\'s consent: virtbench run --change-domains)'
   )

@@ -1,6 +1,7 @@
 import { median, percentile } from '../compare/stats'
 import { verdictCounts, type VerdictCounts } from '../compare/summary'
 import type { Comparison, ComparisonRow, Verdict } from '../model/comparison'
+import { formatValue } from '../format'
 
 /**
  * Study 000's iozone surfaces, compared: for each test, sub-test (`iozone.write`, `iozone.read`,
@@ -158,7 +159,7 @@ export function surfaceMaps(comparison: Comparison): SurfaceMap[] {
   return groups(comparison).flatMap((rows) => comparison.variants.map((_, v) => mapOf(comparison, rows, v)))
 }
 
-/** "4 KiB", "1 MiB", "16 MiB": iozone's sizes are whole binary units; anything else in bytes. */
+/** "4 KiB", "1 MiB", "16 MiB": iozone's sizes are whole binary units; anything else as formatValue gives it. */
 export function sizeText(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
   let v = bytes
@@ -167,7 +168,7 @@ export function sizeText(bytes: number): string {
     v /= 1024
     i++
   }
-  return `${v} ${units[i]}`
+  return Number.isInteger(v) ? `${v} ${units[i]}` : formatValue(bytes, 'B')
 }
 
 /** "4 MiB file, 4 KiB records". */

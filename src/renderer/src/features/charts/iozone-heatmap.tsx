@@ -1,22 +1,11 @@
 import { useMemo, useState, type ReactElement } from 'react'
 import type { RunDocument } from '../../../../shared/model/run'
 import { formatValue } from '../../../../shared/format'
+import { sizeText } from '../../../../shared/studies/surface-maps'
 import { ChartCard, ChartSelect } from './chart-parts'
 import { HeatTable, type HeatCell } from './heat-table'
 import { iozoneChoices, iozoneGrid, type IozoneGrid } from './iozone'
 import { aggregateWords } from './rows'
-
-/** "4 KiB", "1 MiB", "16 MiB": iozone's sizes are whole binary units; anything else as formatValue gives it. */
-export function sizeText(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
-  let v = bytes
-  let i = 0
-  while (v >= 1024 && v % 1024 === 0 && i < units.length - 1) {
-    v /= 1024
-    i++
-  }
-  return Number.isInteger(v) ? `${v} ${units[i]}` : formatValue(bytes, 'B')
-}
 
 export function iozoneRows(grid: IozoneGrid): { header: string; cells: HeatCell[] }[] {
   return grid.fileSizes.map((file, r) => ({
