@@ -82,6 +82,10 @@ describe('the team store in the app, in Chromium', () => {
     await opened.getByText('published by ci@runner').waitFor()
     // the table shows the run's variant, computed from the samples read back from the store
     expect(await opened.getByText('guest (cache=none)').count()).toBeGreaterThan(0)
+    // main prints a PDF by run id from this computer's history: a team run offers its JSON and the CLI instead
+    expect(await opened.getByRole('button', { name: 'Save PDF report' }).count()).toBe(0)
+    expect(await opened.getByRole('button', { name: 'Save JSON' }).count()).toBe(1)
+    await opened.getByText('This run is read from the team store, so the app cannot print it').waitFor()
     await session.screenshot('e2e-team-2-opened')
     expect(session.problems).toEqual([])
   })

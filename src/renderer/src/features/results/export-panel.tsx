@@ -26,7 +26,7 @@ type Status = { kind: 'busy' | 'done' | 'error'; text: string } | undefined
  * prints), tidy CSV and the run document as JSON, each with host names and addresses left out
  * when asked (docs/export.md).
  */
-export function ExportPanel({ run }: { run: RunDocument }): ReactElement {
+export function ExportPanel({ run, printable = true }: { run: RunDocument; printable?: boolean }): ReactElement {
   const api = useAppStore((s) => s.api)
   const [paper, setPaper] = useState<PaperSize>('a4')
   const [redact, setRedact] = useState(false)
@@ -84,13 +84,15 @@ export function ExportPanel({ run }: { run: RunDocument }): ReactElement {
         </div>
         <label className="export-check">
           <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} />
-          Leave out host names and addresses
+          Leave out host names and addresses, and name the targets by role (host A, guest 1)
         </label>
       </div>
       <div className="export-actions">
-        <button type="button" className="button button-primary" disabled={busy} onClick={() => void savePdf()}>
-          Save PDF report
-        </button>
+        {printable ? (
+          <button type="button" className="button button-primary" disabled={busy} onClick={() => void savePdf()}>
+            Save PDF report
+          </button>
+        ) : null}
         <button type="button" className="button" disabled={busy} onClick={saveCsv}>
           Save CSV
         </button>
@@ -98,6 +100,11 @@ export function ExportPanel({ run }: { run: RunDocument }): ReactElement {
           Save JSON
         </button>
       </div>
+      {printable ? null : (
+        <p className="export-note">
+          This run is read from the team store, so the app cannot print it: save its JSON as <code>run.json</code>, then run <code>virtbench report run.json --pdf report.pdf</code>.
+        </p>
+      )}
       <p className={`export-status${status?.kind === 'error' ? ' export-status-error' : ''}`} role="status" aria-live="polite">
         {status?.text ?? ''}
       </p>

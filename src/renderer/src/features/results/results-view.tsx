@@ -19,7 +19,8 @@ import './results.css'
  * table, charts, method and environment. The
  * comparison is computed once per run document (comparisonOf), unless the caller has it already.
  */
-export function ResultsView({ run, comparison: given }: { run: RunDocument; comparison?: Comparison }): ReactElement {
+/** `printable: false` for a run that is not in this computer's history (read from the team store): main cannot print it by id. */
+export function ResultsView({ run, comparison: given, printable = true }: { run: RunDocument; comparison?: Comparison; printable?: boolean }): ReactElement {
   const comparison = useMemo(() => given ?? comparisonOf(run), [given, run])
   const targets = useMemo<EnvironmentTarget[]>(
     () => run.targets.map((t) => ({ name: t.name, label: t.label, env: environmentOf(run, t.name) })),
@@ -36,7 +37,7 @@ export function ResultsView({ run, comparison: given }: { run: RunDocument; comp
       <RunSummary run={run} />
       <VariantFlags run={run} comparison={comparison} />
       <PreflightFindings findings={run.preflight} />
-      {run.status !== 'running' ? <ExportPanel run={run} /> : null}
+      {run.status !== 'running' ? <ExportPanel run={run} printable={printable} /> : null}
 
       <section className="results-section" aria-labelledby={tableTitle}>
         <h3 id={tableTitle}>Overhead</h3>

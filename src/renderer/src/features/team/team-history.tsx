@@ -226,7 +226,7 @@ export function TeamHistory(): ReactElement | null {
               Close
             </button>
           </div>
-          <ResultsView run={opened.run} />
+          <ResultsView run={opened.run} printable={false} />
         </section>
       ) : null}
     </section>
