@@ -85,4 +85,43 @@ describe('the results and the run history lay out in a 1280 x 800 window', () =>
     expect(await page.getByRole('main').evaluate((m) => m.scrollTop)).toBe(0)
     expect(await page.locator('#recharts_measurement_span').count()).toBe(0)
   })
+
+  it('keeps the date on one line, on the line of the status, beside every button of the toolbar', async () => {
+    const { page } = session
+    await page.goto(serve.url)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Runs' }).click()
+    await page.getByRole('button', { name: RUN_NAME, exact: true }).click()
+    await page.getByRole('heading', { name: RUN_NAME, level: 1 }).waitFor()
+    await session.screenshot('run-header-1280')
+    const header = await page.locator('.runs-run-header').evaluate((h) => {
+      const lead = h.querySelector('.runs-run-lead') as HTMLElement
+      const date = lead.querySelector('.runs-run-date') as HTMLElement | null
+      const chip = lead.querySelector('.runs-status') as HTMLElement
+      const buttons = [...h.querySelectorAll('.toolbar .button')].map((b) => (b as HTMLElement).getBoundingClientRect())
+      const rect = (e: Element) => e.getBoundingClientRect()
+      return {
+        dateText: date?.textContent ?? '',
+        sides: lead.querySelector('.runs-run-sides')?.textContent ?? '',
+        dateLines: date ? date.getClientRects().length : 0,
+        dateTop: date ? rect(date).top : -1,
+        dateBottom: date ? rect(date).bottom : -1,
+        chipTop: rect(chip).top,
+        chipBottom: rect(chip).bottom,
+        headerRight: rect(h).right,
+        buttonsRight: Math.max(...buttons.map((b) => b.right)),
+        buttonTops: [...new Set(buttons.map((b) => Math.round(b.top)))]
+      }
+    })
+    expect(header.dateText).toMatch(/2026/)
+    expect(header.sides).toBe('host (baseline) vs guest (cache=none)')
+    // one box, one line: the date never breaks
+    expect(header.dateLines).toBe(1)
+    expect(header.dateBottom - header.dateTop).toBeLessThan(30)
+    // on the status chip's line, not pushed below it
+    expect(header.dateTop).toBeLessThan(header.chipBottom)
+    expect(header.dateBottom).toBeGreaterThan(header.chipTop)
+    // the toolbar stays in the header, in one row
+    expect(header.buttonsRight).toBeLessThanOrEqual(header.headerRight + 0.5)
+    expect(header.buttonTops).toHaveLength(1)
+  })
 })
