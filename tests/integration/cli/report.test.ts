@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,7 +10,8 @@ import { RunDocumentSchema, type RunDocument } from '../../../src/shared/model/r
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
 import { describeRun } from '../../../src/main/tools/describe-run'
 import { formatPct, formatValue } from '../../../src/shared/format'
-import { CLI, RESULTS_DIR, ROOT } from '../../harness/paths'
+import { RESULTS_DIR, ROOT } from '../../harness/paths'
+import { runCli, type CliResult } from '../../harness/cli'
 import { startSshd, type SshdServer } from '../../harness/sshd'
 
 /**
@@ -19,16 +20,7 @@ import { startSshd, type SshdServer } from '../../harness/sshd'
  * parsed back to the run's numbers, the redacted outputs searched for every host name and address.
  */
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCli(args, env)
 
 const pdftotext = (file: string, extra: string[] = []): string => execFileSync('pdftotext', ['-layout', ...extra, file, '-'], { encoding: 'utf8' })
 function pdfinfo(file: string): Record<string, string> {

@@ -8,18 +8,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RunDocumentSchema } from '../../../src/shared/model/run'
-import { CLI } from '../../harness/paths'
+import { runCli, type CliResult } from '../../harness/cli'
 
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
-}
+const cli = (args: string[]): Promise<CliResult> => runCli(['run', ...args])
 
 describe('virtbench run --idle-seconds', () => {
   let dir: string

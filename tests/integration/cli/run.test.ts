@@ -1,23 +1,13 @@
-import { spawn } from 'node:child_process'
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RunDocumentSchema } from '../../../src/shared/model/run'
-import { CLI } from '../../harness/paths'
+import { runCli, type CliResult } from '../../harness/cli'
 import { mountedBlockDevice } from '../../harness/devices'
 import { startSshd, type SshdServer } from '../../harness/sshd'
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'run', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCli(['run', ...args], env)
 
 
 describe('virtbench run', () => {

@@ -1,10 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { syntheticRun, VARIANTS } from '../../../bench/ui-fixtures'
-import { CLI, ROOT } from '../../harness/paths'
+import { ROOT } from '../../harness/paths'
+import { runCli } from '../../harness/cli'
 
 /**
  * The PDF report's length and shape, printed as `virtbench report --pdf` prints it (the built
@@ -13,16 +14,7 @@ import { CLI, ROOT } from '../../harness/paths'
  * not with boilerplate), advice said once, no near-empty page, no chart with nothing to draw.
  */
 
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
-}
+const cli = runCli
 
 const pageCount = (pdf: string): number => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1])
 const pageText = (pdf: string, page?: number): string =>

@@ -3,25 +3,15 @@
  * admin's own job file runs as the only test, its jobs in the table, its text printed as run and
  * kept in run.json; a job file that would run a command is refused before anything connects.
  */
-import { spawn } from 'node:child_process'
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RunDocumentSchema } from '../../../src/shared/model/run'
-import { CLI } from '../../harness/paths'
+import { runCli, type CliResult } from '../../harness/cli'
 import { startSshd, type SshdServer } from '../../harness/sshd'
 
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
-}
+const cli = (args: string[]): Promise<CliResult> => runCli(['run', ...args])
 
 const JOB_FILE = `[global]
 ioengine=psync
