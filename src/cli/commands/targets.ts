@@ -25,7 +25,9 @@ Manage the machines VirtBench measures (the same targets as the app's Targets sc
   virtbench targets add --name NAME --local [--role host|guest]
   virtbench targets remove NAME
   virtbench targets test NAME [--accept-new-host-keys]
-  virtbench targets import-ssh-config [--file ~/.ssh/config] [--dry-run] [ALIAS...]
+  virtbench targets import-ssh-config [--file ~/.ssh/config] [--dry-run] [--guest ALIAS]... [ALIAS...]
+                        (imported Hosts get role host; name each guest with --guest;
+                        a guest's --runs-on can be set later in the app)
 
 Secrets are never taken on the command line. The CLI reads them from the environment
 (VIRTBENCH_SECRET_<NAME>_PASSWORD, _PASSPHRASE, _SUDO_PASSWORD, with <NAME> the target name in
@@ -252,24 +254,29 @@ async function test(args: string[], io: CliIo): Promise<number> {
 async function importSshConfig(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { file: { type: 'string' }, 'dry-run': { type: 'boolean' }, ...DATA_DIR_OPTION },
+    options: { file: { type: 'string' }, 'dry-run': { type: 'boolean' }, guest: { type: 'string', multiple: true }, ...DATA_DIR_OPTION },
     strict: true,
     allowPositionals: true
   })
   const { handlers } = context(dataDirOf(values, io), io)
   const preview = await handlers['targets:importPreview'](values.file === undefined ? undefined : { path: values.file })
   for (const warning of preview.warnings) io.stderr(`virtbench: warning: ${warning}\n`)
+  const guests = values.guest ?? []
+  const unknown = guests.filter((g) => !preview.candidates.some((c) => sameTargetName(c.name, g)))
+  if (unknown.length > 0) throw new UsageError(`--guest ${unknown.join(', ')}: no such Host in ${preview.file}`)
+  const isGuest = (name: string): boolean => guests.some((g) => sameTargetName(g, name))
   const importable = preview.candidates.filter((c) => !c.problem)
   const names = positionals.length > 0 ? positionals : importable.map((c) => c.name)
   for (const c of preview.candidates) {
-    const mark = c.problem ? `skip (${c.problem})` : names.some((n) => sameTargetName(n, c.name)) ? 'import' : '-'
+    const mark = c.problem ? `skip (${c.problem})` : names.some((n) => sameTargetName(n, c.name)) ? `import as ${isGuest(c.name) ? 'guest' : 'host'}` : '-'
     io.stdout(`${c.name.padEnd(20)} ${c.user}@${c.address}:${c.port}${c.jumps.length ? ` via ${c.jumps.join(' > ')}` : ''}  ${mark}\n`)
   }
   if (values['dry-run'] || names.length === 0) {
     if (names.length === 0) io.stdout(`Nothing to import from ${preview.file}.\n`)
     return 0
   }
-  const result = await handlers['targets:import']({ ...(values.file !== undefined && { path: values.file }), names })
+  const roles = Object.fromEntries(guests.map((g) => [g, 'guest' as const]))
+  const result = await handlers['targets:import']({ ...(values.file !== undefined && { path: values.file }), names, ...(guests.length > 0 && { roles }) })
   for (const s of result.skipped) io.stderr(`virtbench: skipped ${s.name}: ${s.reason}\n`)
   io.stdout(`Imported ${result.added.length} target${result.added.length === 1 ? '' : 's'}${result.added.length ? `: ${result.added.map((v) => v.target.name).join(', ')}` : ''}.\n`)
   return 0

@@ -115,15 +115,21 @@ describe('virtbench targets, against a real sshd', () => {
     )
     const dry = run('import-ssh-config', '--file', config, '--dry-run')
     expect(dry.status, dry.stderr).toBe(0)
-    expect(dry.stdout).toMatch(/^inner\s+ops@127\.0\.0\.2:2222 via bastion\s+import$/m)
+    expect(dry.stdout).toMatch(/^inner\s+ops@127\.0\.0\.2:2222 via bastion\s+import as host$/m)
+    const dryGuest = run('import-ssh-config', '--file', config, '--dry-run', '--guest', 'INNER')
+    expect(dryGuest.stdout).toMatch(/^inner\s+ops@127\.0\.0\.2:2222 via bastion\s+import as guest$/m)
+    const unknown = run('import-ssh-config', '--file', config, '--guest', 'nosuch')
+    expect(unknown.status).toBe(2)
+    expect(unknown.stderr).toContain('--guest nosuch: no such Host in')
 
-    const result = run('import-ssh-config', '--file', config, 'inner')
+    const result = run('import-ssh-config', '--file', config, '--guest', 'inner', 'inner')
     expect(result.status, result.stderr).toBe(0)
     expect(result.stdout).toContain('Imported 2 targets: bastion, inner.')
-    const listed = JSON.parse(run('list', '--json').stdout) as { id: string; name: string; jumpHostId?: string; port: number }[]
+    const listed = JSON.parse(run('list', '--json').stdout) as { id: string; name: string; role: string; jumpHostId?: string; port: number }[]
     const bastion = listed.find((t) => t.name === 'bastion')!
     expect(bastion.port).toBe(server.port)
-    expect(listed.find((t) => t.name === 'inner')).toMatchObject({ jumpHostId: bastion.id, port: 2222 })
+    expect(bastion.role).toBe('host')
+    expect(listed.find((t) => t.name === 'inner')).toMatchObject({ jumpHostId: bastion.id, port: 2222, role: 'guest' })
   })
 
   it('says a missing agent is a login problem, not a network one', () => {
