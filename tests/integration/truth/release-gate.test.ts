@@ -14,7 +14,6 @@
  * The truth comes from the quotas (both targets pinned to one CPU, highest weight), so this holds
  * on a loaded 2-core machine; nothing depends on how long anything takes.
  */
-import { spawn } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -22,7 +21,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RunDocumentSchema } from '../../../src/shared/model/run'
 import { checkJunit } from '../../harness/junit-xml'
-import { CLI } from '../../harness/paths'
+import { runCli as cli, type CliResult } from '../../harness/cli'
 import { cpuWrites, machineCgroupLayout, startTruthLab, type LimitedTarget, type TruthLab } from '../../harness/truth'
 
 const MINUTES = 60_000
@@ -32,23 +31,6 @@ const NEW_GUEST_PCT = 15
 /** The truth of the change: the guest's share halved, so its relative % halves. */
 const TRUTH_CHANGE_PCT = (NEW_GUEST_PCT / OLD_GUEST_PCT) * 100
 const TOLERANCE_POINTS = 3
-
-interface CliResult {
-  status: number | null
-  stdout: string
-  stderr: string
-}
-
-function cli(args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
-}
 
 /** Sets a running target's CPU quota (the cgroup its sshd and every session are in). */
 async function setCpuQuota(target: LimitedTarget, percentOfOneCpu: number): Promise<void> {
