@@ -86,7 +86,9 @@ export const PlanReviewSchema = z.object({
   /** Estimated run time, all jobs one after the other. */
   seconds: Seconds,
   /** With adaptive repetitions: the longest the run may take (each test to its most repetitions, within the time budget). */
-  maxSeconds: Seconds.optional()
+  maxSeconds: Seconds.optional(),
+  /** How many of the jobs are timed by an earlier run of the same job on the same target (the others by their tool's guess). */
+  timedFromPast: z.number().int().min(1).optional()
 })
 export type PlanReview = z.infer<typeof PlanReviewSchema>
 

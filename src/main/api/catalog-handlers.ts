@@ -1,9 +1,11 @@
 import os from 'node:os'
+import path from 'node:path'
 import { z } from 'zod'
 import type { Catalog, CatalogPack, CatalogTest, CatalogTool } from '../../shared/catalog-contract'
 import { ComparisonPlanSchema } from '../../shared/model/plan'
 import { PACK_IDS } from '../../shared/model/tool-ids'
 import type { Target } from '../../shared/model/target'
+import { PastDurations } from '../engine/estimate-history'
 import { knownHostsFiles } from '../ssh/host-key'
 import { secretKey, type SecretStore } from '../secrets/secrets'
 import type { Session } from '../ssh/types'
@@ -37,6 +39,7 @@ export interface CatalogServices {
 export function createCatalogHandlers(svc: CatalogServices): Pick<Handlers, CatalogHandlerNames> {
   const targets = new TargetsStore(svc.dataDir, { onProblem: (message) => svc.notify('warning', message) })
   const homeDir = svc.homeDir ?? os.homedir()
+  const past = new PastDurations(path.join(svc.dataDir, 'runs'))
   let catalog: Catalog | undefined
 
   return {
@@ -49,7 +52,7 @@ export function createCatalogHandlers(svc: CatalogServices): Pick<Handlers, Cata
       for (const t of inventory) {
         if (t.sudo === 'password' && (await svc.secrets.get(secretKey(t.id, 'sudo'))) !== undefined) withSudoPassword.add(t.id)
       }
-      return reviewPlan(plan, { inventory, hasSudoPassword: (t) => withSudoPassword.has(t.id) })
+      return reviewPlan(plan, { inventory, hasSudoPassword: (t) => withSudoPassword.has(t.id), pastSeconds: await past.load() })
     },
 
     'plans:preflight': async ({ plan }) =>

@@ -6,6 +6,7 @@ import type { Job, RunTest } from '../../shared/model/run'
 import { sameTargetName, type Target } from '../../shared/model/target'
 import { peerAddressOf, planOfJob, runDirOf, workRootOf } from '../engine/job-commands'
 import { idleSecondsOf } from '../engine/before-jobs'
+import type { PastSeconds } from '../engine/estimate-history'
 import { estimateRun, expandTests, PlanError, planJobs } from '../engine/planner'
 import { describePresetIssues } from '../presets/presets'
 import { PACKS, packTests } from '../tools/packs'
@@ -29,6 +30,8 @@ export interface ReviewContext {
   hasSudoPassword: (target: Target) => boolean
   /** The home directory of this computer's user (default os.homedir()). */
   localHome?: string
+  /** A job's time in earlier runs of it on the same target, for the estimate (estimate-history.ts). */
+  pastSeconds?: PastSeconds
 }
 
 export function reviewPlan(loose: unknown, ctx: ReviewContext): PlanReview {
@@ -57,8 +60,8 @@ export function reviewPlan(loose: unknown, ctx: ReviewContext): PlanReview {
     }
   }
   if (stepIssues.length > 0) return notOk(unique(stepIssues))
-  const { seconds, maxSeconds } = estimateRun(plan, tests, jobs, idleSecondsOf(plan))
-  return { ok: true, issues: [], jobs: reviewed, seconds, ...(maxSeconds !== undefined ? { maxSeconds } : {}) }
+  const { seconds, maxSeconds, fromPast } = estimateRun(plan, tests, jobs, idleSecondsOf(plan), ctx.pastSeconds)
+  return { ok: true, issues: [], jobs: reviewed, seconds, ...(maxSeconds !== undefined ? { maxSeconds } : {}), ...(fromPast > 0 ? { timedFromPast: fromPast } : {}) }
 }
 
 function notOk(issues: PlanIssue[]): PlanReview {

@@ -5,6 +5,7 @@ import type { Aggregate } from '../../shared/model/tool-ids'
 import { PACKS, packTests } from '../tools/packs'
 import { TOOLS } from '../tools/registry'
 import { jobId } from './adaptive'
+import type { PastSeconds } from './estimate-history'
 
 /**
  * The planner: a comparison plan becomes the run's tests (packs expanded, parameters checked by
@@ -237,6 +238,8 @@ export interface RunEstimate {
   beforeSeconds: number
   /** With adaptive repetitions: the most the extra rounds may add, on top of `seconds`. */
   maxSeconds?: number
+  /** How many of the jobs were timed by an earlier run of the same job (`past`), not by their tool's guess. */
+  fromPast: number
 }
 
 /**
@@ -245,10 +248,12 @@ export interface RunEstimate {
  * idle gate (`idleSeconds`, the plan's or the engine's default), the engine's cost per job, the
  * cleanup; with `parallelTargets`, the targets' jobs side by side (the longest target's share; a
  * network job counts for both its machines); with adaptive repetitions, `maxSeconds` adds the most
- * the extra rounds may take (within the plan's time budget).
+ * the extra rounds may take (within the plan's time budget). `past` gives a job's time in an
+ * earlier run of it (estimate-history.ts), used instead of its tool's estimate and the per-job cost.
  */
-export function estimateRun(plan: ComparisonPlan, tests: readonly RunTest[], jobs: readonly Job[], idleSeconds: number): RunEstimate {
-  const jobSeconds = (job: Job): number => (job.estimatedSeconds ?? 0) + PER_JOB_SECONDS
+export function estimateRun(plan: ComparisonPlan, tests: readonly RunTest[], jobs: readonly Job[], idleSeconds: number, past?: PastSeconds): RunEstimate {
+  const jobSeconds = (job: Job): number => past?.(job) ?? (job.estimatedSeconds ?? 0) + PER_JOB_SECONDS
+  const fromPast = past ? jobs.filter((job) => past(job) !== undefined).length : 0
   let jobsSeconds = jobs.reduce((sum, job) => sum + jobSeconds(job), 0)
   if (plan.schedule.parallelTargets) {
     const perTarget = new Map<string, number>()
@@ -259,20 +264,20 @@ export function estimateRun(plan: ComparisonPlan, tests: readonly RunTest[], job
   }
   const beforeSeconds = CONNECT_SECONDS + Math.max(CHECKS_SECONDS, idleSeconds)
   const seconds = Math.round(beforeSeconds + jobsSeconds + CLEANUP_SECONDS)
-  const extra = plan.precision ? extraRoundsSeconds(plan, tests, jobs) : 0
-  return { seconds, jobsSeconds, beforeSeconds, ...(plan.precision ? { maxSeconds: Math.round(seconds + extra) } : {}) }
+  const extra = plan.precision ? extraRoundsSeconds(plan, tests, jobs, jobSeconds) : 0
+  return { seconds, jobsSeconds, beforeSeconds, fromPast, ...(plan.precision ? { maxSeconds: Math.round(seconds + extra) } : {}) }
 }
 
 /**
  * The most adaptive repetitions may add: for each test, one round (every side once) for each
  * repetition between its planned ones and the plan's maximum, within the time budget.
  */
-function extraRoundsSeconds(plan: ComparisonPlan, tests: readonly RunTest[], jobs: readonly Job[]): number {
+function extraRoundsSeconds(plan: ComparisonPlan, tests: readonly RunTest[], jobs: readonly Job[], jobSeconds: (job: Job) => number): number {
   const precision = plan.precision
   if (!precision) return 0
   let extra = 0
   for (const test of tests) {
-    const round = jobs.filter((j) => j.testId === test.id && j.kind === 'compare' && j.repetition === 1).reduce((sum, j) => sum + (j.estimatedSeconds ?? 0) + PER_JOB_SECONDS, 0)
+    const round = jobs.filter((j) => j.testId === test.id && j.kind === 'compare' && j.repetition === 1).reduce((sum, j) => sum + jobSeconds(j), 0)
     extra += round * Math.max(0, precision.maxRepetitions - test.repetitions)
   }
   return precision.budgetSeconds !== undefined ? Math.min(extra, precision.budgetSeconds) : extra

@@ -154,7 +154,7 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
       <div className="wiz-start">
         <p className="wiz-total">
           {review?.ok
-            ? `Estimated time, ${draft.schedule.parallelTargets ? 'the targets side by side' : 'all jobs one after the other'}, checks included: ${formatDuration(review.seconds)} (${review.jobs.length} job${review.jobs.length === 1 ? '' : 's'})${
+            ? `Estimated time, ${draft.schedule.parallelTargets ? 'the targets side by side' : 'all jobs one after the other'}, checks included: ${formatDuration(review.seconds)} (${review.jobs.length} job${review.jobs.length === 1 ? '' : 's'}${pastText(review.timedFromPast, review.jobs.length)})${
                 review.maxSeconds !== undefined && review.maxSeconds > review.seconds
                   ? `; with the repetitions added until each figure is precise enough, up to ${formatDuration(review.maxSeconds)}`
                   : ''
@@ -411,4 +411,10 @@ function CopyCommand({ command, target }: { command: string; target: string | un
       </span>
     </div>
   )
+}
+
+/** Which jobs' times come from earlier runs of them on the same targets, not from their tools' guesses. */
+function pastText(timed: number | undefined, jobs: number): string {
+  if (!timed) return ''
+  return timed >= jobs ? ', each timed by its earlier runs on the same target' : `, ${timed} of them timed by their earlier runs on the same targets`
 }
