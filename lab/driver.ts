@@ -27,7 +27,9 @@ import {
   resolveGuestSpec,
   type Accelerator,
   type GuestFiles,
+  type GuestNic,
   type GuestPorts,
+  type LabNic,
   type GuestSpec,
   type GuestSpecInput
 } from './guest-spec'
@@ -39,7 +41,7 @@ export { LabUsageError } from './guest-spec'
 
 /** What the guest image holds besides Debian's minimal base. */
 export const LAB_PACKAGES = [
-  'openssh-server', 'fio', 'iperf3', 'iputils-ping', 'sysbench', 'mbw', 'stress-ng', 'coreutils', 'procps', 'iproute2',
+  'openssh-server', 'fio', 'iperf3', 'iperf', 'iputils-ping', 'sysbench', 'mbw', 'stress-ng', 'coreutils', 'procps', 'iproute2',
   'util-linux', 'e2fsprogs', 'systemd-sysv', 'udev', 'kmod', 'dbus', 'linux-image-amd64'
 ] as const
 
@@ -66,7 +68,7 @@ interface Ran {
   stderr: string
 }
 
-function run(cmd: string, args: string[], opts: SpawnOptions & { input?: string; timeoutMs?: number } = {}): Promise<Ran> {
+export function run(cmd: string, args: string[], opts: SpawnOptions & { input?: string; timeoutMs?: number } = {}): Promise<Ran> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { ...opts, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
@@ -82,6 +84,8 @@ function run(cmd: string, args: string[], opts: SpawnOptions & { input?: string;
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
     })
+    // a program that exits without reading its input must not turn the write into an uncaught EPIPE
+    child.stdin?.on('error', () => {})
     child.stdin?.end(opts.input ?? '')
   })
 }
@@ -512,6 +516,8 @@ export interface GuestRecord {
   devices: { root: string; raw: string; data: string }
   startedAt: string
   bootSeconds?: number
+  /** The NIC on the lab network (lab/guest-network.ts), and its name in the guest. */
+  labNic?: LabNic & { guestInterface: string }
 }
 
 export interface Guest extends GuestRecord {
@@ -533,6 +539,8 @@ export interface StartGuestOptions extends GuestSpecInput {
   accel?: Accelerator
   /** Kill the guest when this Node process exits (tests); the CLI's guests outlive it. */
   stopOnExit?: boolean
+  /** A second NIC on the lab network (lab/guest-network.ts addGuest): attached once qemu runs, configured once SSH answers. */
+  nic?: GuestNic
   log?: (line: string) => void
 }
 
@@ -609,8 +617,14 @@ async function prepareDisks(image: LabImage, files: GuestFiles): Promise<void> {
   await copyFile(image.dataTemplate, files.dataDisk)
 }
 
-async function launchPlain(spec: GuestSpec, files: GuestFiles, ports: GuestPorts, accel: Accelerator): Promise<{ pid: number } | { error: string; portClash: boolean }> {
-  const argv = qemuArgv(spec, files, ports, accel)
+async function launchPlain(
+  spec: GuestSpec,
+  files: GuestFiles,
+  ports: GuestPorts,
+  accel: Accelerator,
+  nic: LabNic | undefined
+): Promise<{ pid: number } | { error: string; portClash: boolean }> {
+  const argv = qemuArgv(spec, files, ports, accel, nic)
   await writeFile(path.join(path.dirname(files.serialLog), 'qemu-argv.json'), JSON.stringify([QEMU, ...argv], null, 1))
   const started = await run(QEMU, argv, { timeoutMs: 60_000 })
   if (started.code !== 0) {
@@ -628,12 +642,13 @@ async function launchLibvirt(
   ports: GuestPorts,
   accel: Accelerator,
   stateDir: string,
-  stopOnExit: boolean
+  stopOnExit: boolean,
+  nic: LabNic | undefined
 ): Promise<{ pid: number; domain: string; uri: string } | { error: string; portClash: boolean }> {
   const daemon = await ensureLibvirtd(stateDir, { stopOnExit })
   const domain = domainName(spec.name)
   const xmlFile = path.join(path.dirname(files.serialLog), 'domain.xml')
-  await writeFile(xmlFile, domainXml(spec, files, ports, accel, `/usr/bin/${QEMU}`))
+  await writeFile(xmlFile, domainXml(spec, files, ports, accel, `/usr/bin/${QEMU}`, nic))
   const created = await virsh(daemon.uri, ['create', xmlFile], 120_000)
   if (created.code !== 0) {
     const qemuLog = readTail(path.join(daemon.dir, 'log', 'qemu', `${domain}.log`), 15)
@@ -701,7 +716,10 @@ export async function startGuest(opts: StartGuestOptions): Promise<Guest> {
   for (let attempt = 1; !launched; attempt++) {
     const ports: GuestPorts = { ssh: await freePort(), iperf: [await freePort(), await freePort()] }
     await rm(files.serialLog, { force: true })
-    const result = spec.libvirt ? await launchLibvirt(spec, files, ports, accel, stateDir, opts.stopOnExit ?? false) : await launchPlain(spec, files, ports, accel)
+    const nic = opts.nic && { tap: opts.nic.tap, mac: opts.nic.mac }
+    const result = spec.libvirt
+      ? await launchLibvirt(spec, files, ports, accel, stateDir, opts.stopOnExit ?? false, nic)
+      : await launchPlain(spec, files, ports, accel, nic)
     if ('pid' in result) {
       launched = { ...result, ports }
     } else if (!result.portClash || attempt >= 3) {
@@ -729,6 +747,14 @@ export async function startGuest(opts: StartGuestOptions): Promise<Guest> {
   await writeFile(record.knownHostsFile, `[127.0.0.1]:${record.sshPort} ${readFileSync(image.hostKeyFile, 'utf8').trim()}\n`)
   await writeFile(recordPath(dir), JSON.stringify(record, null, 2))
   if (opts.stopOnExit) killOnExit(record.pid, qemuMarks(record))
+  if (opts.nic) {
+    try {
+      await opts.nic.attach()
+    } catch (err) {
+      await stopGuestRecord(record)
+      throw new Error(`lab guest ${spec.name}: its NIC on the lab network could not be attached (${err instanceof Error ? err.message : String(err)}); it was stopped`, { cause: err })
+    }
+  }
   log(`${spec.name}: qemu PID ${record.pid} (${accel}${record.domain ? `, libvirt domain ${record.domain}` : ''}), waiting for SSH on 127.0.0.1:${record.sshPort}`)
 
   const timeoutS = opts.bootTimeoutSeconds ?? (accel === 'kvm' ? 90 : 240)
@@ -754,6 +780,14 @@ export async function startGuest(opts: StartGuestOptions): Promise<Guest> {
     const serial = readTail(files.serialLog, 40)
     await stopGuestRecord(record)
     throw new Error(`lab guest ${spec.name} ${why}; it was stopped. The end of its serial console:\n${serial}`)
+  }
+  if (opts.nic) {
+    const setup = await guestExec(record, opts.nic.guestSetup, 30_000)
+    if (setup.code !== 0) {
+      await stopGuestRecord(record)
+      throw new Error(`lab guest ${spec.name}: configuring its NIC on the lab network failed (exit ${setup.code}): ${setup.stderr.trim()}; it was stopped`)
+    }
+    record.labNic = { tap: opts.nic.tap, mac: opts.nic.mac, guestInterface: setup.stdout.trim() }
   }
   record.bootSeconds = (Date.now() - started) / 1000
   await writeFile(recordPath(dir), JSON.stringify(record, null, 2))

@@ -123,6 +123,29 @@ export function userNetdev(id: string, ports: GuestPorts): string {
   return ['user', `id=${id}`, 'restrict=on', ...forwards].join(',')
 }
 
+/** A guest's NIC on the lab network (lab/guest-network.ts): a tap device qemu creates, and the NIC's MAC. */
+export interface LabNic {
+  tap: string
+  mac: string
+}
+
+/** What startGuest needs to put a guest on the lab network. */
+export interface GuestNic extends LabNic {
+  /** Called once qemu runs (the tap exists): moves the tap into the lab's namespace and onto its bridge. */
+  attach(): Promise<void>
+  /** A shell script run in the guest as root once it answers SSH: address, MTU and routes of the NIC. */
+  guestSetup: string
+}
+
+/** The qemu options of the lab NIC: a tap qemu creates (no helper scripts), as a virtio NIC with the member's MAC. */
+export function labNicArgs(nic: LabNic, pciAddress?: string): string[] {
+  if (!/^[A-Za-z0-9_-]{1,15}$/.test(nic.tap)) throw new LabUsageError(`a tap device name is 1 to 15 letters, digits, "-" or "_", not ${JSON.stringify(nic.tap)}`)
+  return [
+    '-netdev', `tap,id=lab0,ifname=${nic.tap},script=no,downscript=no`,
+    '-device', `virtio-net-pci,netdev=lab0,mac=${nic.mac}${pciAddress ? `,bus=pci.0,addr=${pciAddress}` : ''}`
+  ]
+}
+
 function checkCommaFree(value: string, what: string): string {
   // qemu's option syntax uses "," as separator; a path with one would need doubling
   if (value.includes(',')) throw new LabUsageError(`${what} ${JSON.stringify(value)} contains a comma, which qemu's options cannot take: use a lab directory without commas`)
@@ -130,7 +153,7 @@ function checkCommaFree(value: string, what: string): string {
 }
 
 /** The complete argv of plain qemu (without the program name). */
-export function qemuArgv(spec: GuestSpec, files: GuestFiles, ports: GuestPorts, accel: Accelerator): string[] {
+export function qemuArgv(spec: GuestSpec, files: GuestFiles, ports: GuestPorts, accel: Accelerator, nic?: LabNic): string[] {
   const args = [
     '-name', `vb-lab-${spec.name}`,
     '-machine', 'pc',
@@ -148,7 +171,8 @@ export function qemuArgv(spec: GuestSpec, files: GuestFiles, ports: GuestPorts, 
     '-initrd', files.initrd,
     '-append', KERNEL_COMMAND_LINE,
     '-netdev', userNetdev('net0', ports),
-    '-device', 'virtio-net-pci,netdev=net0'
+    '-device', 'virtio-net-pci,netdev=net0',
+    ...(nic ? labNicArgs(nic) : [])
   ]
   const queues = spec.queues
   if (spec.bus === 'virtio-scsi') args.push('-device', `virtio-scsi-pci,id=scsi0${queues !== undefined ? `,num_queues=${queues}` : ''}`)
@@ -190,7 +214,7 @@ const LIBVIRT_BUS: Record<DiskBus, string> = { 'virtio-blk': 'virtio', 'virtio-s
  * `virsh dumpxml` shows them; qemu's user-mode network (which libvirt's own `<interface
  * type='user'>` cannot restrict) through `qemu:commandline`.
  */
-export function domainXml(spec: GuestSpec, files: GuestFiles, ports: GuestPorts, accel: Accelerator, emulator: string): string {
+export function domainXml(spec: GuestSpec, files: GuestFiles, ports: GuestPorts, accel: Accelerator, emulator: string, nic?: LabNic): string {
   const queues = spec.queues
   const devices = guestDevices(spec.bus)
   const targets = [devices.root, devices.raw, devices.data]
@@ -212,7 +236,10 @@ export function domainXml(spec: GuestSpec, files: GuestFiles, ports: GuestPorts,
         ? [`    <controller type='sata' index='0'/>`]
         : []
   // the last PCI slot: the devices libvirt places itself are numbered from slot 2 up
-  const qemuArgs = ['-netdev', userNetdev('vbnet0', ports), '-device', 'virtio-net-pci,netdev=vbnet0,bus=pci.0,addr=0x1f']
+  const qemuArgs = [
+    '-netdev', userNetdev('vbnet0', ports), '-device', 'virtio-net-pci,netdev=vbnet0,bus=pci.0,addr=0x1f',
+    ...(nic ? labNicArgs(nic, '0x1e') : [])
+  ]
   return [
     `<domain type='${accel === 'kvm' ? 'kvm' : 'qemu'}' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>`,
     `  <name>${domainName(spec.name)}</name>`,

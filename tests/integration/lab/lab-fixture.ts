@@ -3,19 +3,44 @@
  * test process builds it, the others wait on its lock), guests booted in a temp state folder of
  * their own and stopped by PID in afterAll (and killed if the process exits first), the
  * harness's loopback sshd as the physical host, and the CLI.
+ *
+ * With the lab network (lab/guest-network.ts), guests booted with `onNetwork` get a second NIC on
+ * its bridge, and `networkHost` starts a physical host of its own: a known-truth sshd in a network
+ * namespace (reached from here on its management veth) joined to the same bridge. The namespaces
+ * are named by tests/harness/truth/owner.ts, so a crashed run's are removed by the next.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { buildImage, startGuest, stopLibvirtd, type BuildResult, type Guest, type StartGuestOptions } from '../../../lab/driver'
+import { createLabNetwork, type LabMember, type LabNetwork } from '../../../lab/guest-network'
 import { CLI } from '../../harness/paths'
 import { startSshd, type SshdServer, type SshdOptions } from '../../harness/sshd'
+import { startLimitedSshd, type LimitedTarget } from '../../harness/truth/limited-sshd'
+import { ownedName } from '../../harness/truth/owner'
 
 /** Time for the image build (debootstrap about 95 s, more on a busy machine or when another process builds it). */
 export const BUILD_TIMEOUT_MS = 600_000
 /** Time for guests to boot under TCG while other tests run. */
 export const BOOT_TIMEOUT_MS = 420_000
+/**
+ * The management link of a network host (how VirtBench logs in to it): a veth from this machine
+ * with a tc limit far above anything measured here; measured traffic uses the lab network instead.
+ */
+const MANAGEMENT_BITS_PER_SECOND = 10e9
+
+export interface LabGuestSpec extends Omit<StartGuestOptions, 'nic'> {
+  /** A second NIC on the lab network (its member is named after the guest). */
+  onNetwork?: boolean
+}
+
+/** A physical host on the lab network. */
+export interface NetworkHost {
+  name: string
+  sshd: LimitedTarget
+  member: LabMember
+}
 
 export interface LabContext {
   image: BuildResult
@@ -27,9 +52,13 @@ export interface LabContext {
   guests: Guest[]
   hosts: SshdServer[]
   /** Boots the guests at once; one Guest per spec, in order. */
-  boot<T extends StartGuestOptions[]>(specs: [...T]): Promise<{ [K in keyof T]: Guest }>
+  boot<T extends LabGuestSpec[]>(specs: [...T]): Promise<{ [K in keyof T]: Guest }>
   /** The harness sshd playing the physical host; the lab key logs in to it too. */
   physicalHost(options?: SshdOptions): Promise<SshdServer>
+  /** The lab network of this test file (made on first use). */
+  network(): Promise<LabNetwork>
+  /** A physical host on the lab network (the lab key logs in to it). */
+  networkHost(name: string): Promise<NetworkHost>
   stop(): Promise<void>
 }
 
@@ -42,6 +71,9 @@ export async function openLab(label: string): Promise<LabContext> {
   mkdirSync(dataDir)
   const guests: Guest[] = []
   const hosts: SshdServer[] = []
+  const networkHosts: LimitedTarget[] = []
+  let labNetwork: Promise<LabNetwork> | undefined
+  const network = (): Promise<LabNetwork> => (labNetwork ??= createLabNetwork({ namespace: ownedName() }))
   return {
     image,
     stateDir,
@@ -50,8 +82,14 @@ export async function openLab(label: string): Promise<LabContext> {
     guests,
     hosts,
     boot: async (specs) => {
+      const net = specs.some((s) => s.onNetwork) ? await network() : undefined
+      // members join in the order of the specs (their addresses follow it)
+      const nics = specs.map((s) => (s.onNetwork && net ? net.addGuest(s.name) : undefined))
       const settled = await Promise.allSettled(
-        specs.map((s) => startGuest({ bootTimeoutSeconds: BOOT_TIMEOUT_MS / 1000 - 30, ...s, stateDir, stopOnExit: true }))
+        specs.map(({ onNetwork: _, ...s }, i) => {
+          const nic = nics[i]
+          return startGuest({ bootTimeoutSeconds: BOOT_TIMEOUT_MS / 1000 - 30, ...s, ...(nic ? { nic } : {}), stateDir, stopOnExit: true })
+        })
       )
       const up = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
       guests.push(...up)
@@ -65,8 +103,18 @@ export async function openLab(label: string): Promise<LabContext> {
       appendFileSync(path.join(host.dir, 'authorized_keys'), readFileSync(`${image.keyPath}.pub`))
       return host
     },
+    network,
+    networkHost: async (name) => {
+      const net = await network()
+      const sshd = await startLimitedSshd({ name, network: { bitsPerSecond: MANAGEMENT_BITS_PER_SECOND } })
+      networkHosts.push(sshd)
+      appendFileSync(path.join(sshd.server.dir, 'authorized_keys'), readFileSync(`${image.keyPath}.pub`))
+      const member = await net.addHost(name, sshd.link!.namespace)
+      return { name, sshd, member }
+    },
     stop: async () => {
-      await Promise.allSettled([...guests.map((g) => g.stop()), ...hosts.map((h) => h.stop())])
+      await Promise.allSettled([...guests.map((g) => g.stop()), ...hosts.map((h) => h.stop()), ...networkHosts.map((h) => h.stop())])
+      if (labNetwork) await (await labNetwork.catch(() => undefined))?.stop()
       await stopLibvirtd(stateDir)
       rmSync(stateDir, { recursive: true, force: true })
       rmSync(dir, { recursive: true, force: true })
@@ -99,6 +147,10 @@ export interface SavedTarget {
   name: string
   port: number
   role: 'host' | 'guest'
+  /** Where VirtBench logs in (default 127.0.0.1). */
+  address?: string
+  /** The addresses peers reach it at (a network test's private and EIP paths). */
+  addresses?: { private?: string; public?: string }
 }
 
 /** Writes the CLI's saved targets (a preset names its targets from these), all logging in as root with the lab key. */
@@ -109,11 +161,11 @@ export function saveTargets(lab: LabContext, targets: SavedTarget[]): void {
     kind: 'ssh',
     name: t.name,
     role: t.role,
-    address: '127.0.0.1',
+    address: t.address ?? '127.0.0.1',
     port: t.port,
     user: 'root',
     auth: { method: 'key', keyPath: lab.image.keyPath, hasPassphrase: false },
-    addresses: {},
+    addresses: t.addresses ?? {},
     sudo: 'none',
     labels: {},
     createdAt: now,

@@ -9,8 +9,15 @@
  * under TCG every guest instruction is translated, so both guests find fewer primes per second.
  * (The writeback guest's disk writes stop in the host's page cache: on a host with a slow disk
  * they can beat the host's own O_DIRECT writes, so its disk figures are reported, not bounded.)
+ *
+ * The network half puts the same guests and two physical hosts (known-truth sshds in network
+ * namespaces of their own) on the lab network (lab/guest-network.ts): each has a private address
+ * on one bridge and an EIP that a gateway translates, and the writeback guest's EIP is held to
+ * 30 Mbit/s each way by tc. ping and iperf 2 cross it by hand; iperf3 and ping through
+ * `virtbench run`, physical to physical as the baseline, the guest over its private address and
+ * over its EIP, and the capped guest over its EIP, which VirtBench's bandwidth-cap check must name.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,23 +31,31 @@ import { RunDocumentSchema } from '../../../src/shared/model/run'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
 import { CLI } from '../../harness/paths'
 import type { SshdServer } from '../../harness/sshd'
-import { BOOT_TIMEOUT_MS, BUILD_TIMEOUT_MS, openLab, saveTargets, virtbenchRun, writePreset, type LabContext } from './lab-fixture'
+import { BOOT_TIMEOUT_MS, BUILD_TIMEOUT_MS, openLab, saveTargets, virtbenchRun, writePreset, type LabContext, type NetworkHost } from './lab-fixture'
+
+/** The EIP cap of the writeback guest: study 001's EIPs were limited to 30 Mbit/s by default. */
+const EIP_CAP_BITS = 30e6
 
 describe('physical host vs two real guests (cache none, cache writeback)', () => {
   let lab: LabContext
   let host: SshdServer
   let none: Guest
   let writeback: Guest
+  let p1: NetworkHost
+  let p2: NetworkHost
 
   beforeAll(async () => {
     lab = await openLab('phys')
-    ;[host, [none, writeback]] = await Promise.all([
+    ;[host, [none, writeback], p1, p2] = await Promise.all([
       lab.physicalHost(),
       lab.boot([
-        { name: 'cache-none', cache: 'none' },
-        { name: 'cache-wb', cache: 'writeback' }
-      ])
+        { name: 'cache-none', cache: 'none', onNetwork: true },
+        { name: 'cache-wb', cache: 'writeback', onNetwork: true }
+      ]),
+      lab.networkHost('p1'),
+      lab.networkHost('p2')
     ])
+    await (await lab.network()).capEip('cache-wb', EIP_CAP_BITS)
   }, BUILD_TIMEOUT_MS + BOOT_TIMEOUT_MS)
 
   afterAll(async () => {
@@ -146,5 +161,110 @@ describe('physical host vs two real guests (cache none, cache writeback)', () =>
     }
     // each guest's environment as detected: virtualization qemu (or kvm)
     expect(text.match(new RegExp(`^\\s*Virtualization\\s+${accelName}\\b`, 'gm')), text).toHaveLength(2)
+  }, 600_000)
+
+  it('network: ping and iperf 2 cross the lab network; the private path, the EIP path and a 30 Mbit/s EIP through virtbench run, whose cap check names the cap', async () => {
+    const net = await lab.network()
+    const a = net.member('cache-none')
+    const b = net.member('cache-wb')
+    // guest to guest, guest to host, over private addresses and EIPs; host to guest too
+    const pings = [b.privateAddress, b.publicAddress, p1.member.privateAddress, p1.member.publicAddress]
+    const fromGuest = await none.exec(`for a in ${pings.join(' ')}; do ping -q -n -c 2 -i 0.2 -W 5 "$a" >/dev/null || { echo "no reply from $a"; exit 1; }; done`, 60_000)
+    expect(fromGuest.code, fromGuest.stdout + fromGuest.stderr).toBe(0)
+    const hostNs = (h: NetworkHost): string => h.sshd.link!.namespace
+    for (const address of [a.privateAddress, a.publicAddress]) {
+      const fromHost = spawnSync('ip', ['netns', 'exec', hostNs(p1), 'ping', '-q', '-n', '-c', '2', '-i', '0.2', '-W', '5', address], { encoding: 'utf8', timeout: 30_000 })
+      expect(fromHost.status, `p1 -> ${address}: ${fromHost.stdout}${fromHost.stderr}`).toBe(0)
+    }
+    // iperf 2, guest to a physical host's EIP: its server runs in p2's namespace (stopped by its PID)
+    const iperf2 = spawn('ip', ['netns', 'exec', hostNs(p2), 'iperf', '-s', '-p', '5301'], { stdio: 'ignore' })
+    try {
+      let client = { code: null as number | null, stdout: '', stderr: '' }
+      for (let attempt = 0; attempt < 10 && client.code !== 0; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 500))
+        client = await none.exec(`iperf -c ${p2.member.publicAddress} -p 5301 -t 1 -y C`, 60_000)
+      }
+      expect(client.code, client.stdout + client.stderr).toBe(0)
+      // timestamp,local address,local port,remote address,remote port,id,interval,bytes,bit/s
+      const fields = client.stdout.trim().split('\n').at(-1)!.split(',')
+      expect(fields[1]).toBe(a.privateAddress)
+      expect(fields[3]).toBe(p2.member.publicAddress)
+      expect(Number(fields[8])).toBeGreaterThan(0)
+    } finally {
+      iperf2.kill('SIGKILL')
+    }
+
+    // through virtbench run: physical to physical is the baseline; the first host over its EIP,
+    // the guest over its private address, and the capped guest over its EIP, all to the second
+    // host (one target per machine and path: two targets on one TCG guest would double its
+    // checks, which then take minutes)
+    const addresses = (m: { privateAddress: string; publicAddress: string }): { private: string; public: string } => ({ private: m.privateAddress, public: m.publicAddress })
+    saveTargets(lab, [
+      { name: 'p1', role: 'host', address: p1.sshd.host, port: p1.sshd.port, addresses: addresses(p1.member) },
+      { name: 'p2', role: 'host', address: p2.sshd.host, port: p2.sshd.port, addresses: addresses(p2.member) },
+      { name: 'p1-eip', role: 'host', address: p1.sshd.host, port: p1.sshd.port, addresses: addresses(p1.member) },
+      { name: 'vm', port: none.sshPort, role: 'guest', addresses: addresses(a) },
+      { name: 'capped-eip', port: writeback.sshPort, role: 'guest', addresses: addresses(b) }
+    ])
+    const preset = writePreset(lab, 'lab network', {
+      baseline: { target: 'p1' },
+      variants: [
+        { target: 'p1-eip', scenario: { network: 'eip' } },
+        { target: 'vm', scenario: { network: 'private' } },
+        { target: 'capped-eip', scenario: { network: 'eip' } }
+      ],
+      network: { peer: 'p2' },
+      tests: [
+        // -O 1: the first second, while TCP ramps up and the cap's bucket is full, is left out
+        { id: 'iperf3', tool: 'iperf3', title: 'Network: iperf3 TCP', params: { seconds: 2, omitSeconds: 1 } },
+        { id: 'ping', tool: 'ping', title: 'Network: ping', params: { count: 5, intervalSeconds: 0.2 } }
+      ],
+      repetitions: 2
+    })
+    const out = path.join(lab.dir, 'network-run')
+    const started = Date.now()
+    const result = await virtbenchRun([preset, '--out', out, '--data-dir', lab.dataDir, '--accept-new-host-keys'])
+    console.log(`network run: ${((Date.now() - started) / 1000).toFixed(1)} s\n${result.stdout}`)
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).toContain('Run completed: 16 of 16 jobs succeeded.')
+
+    const run = RunDocumentSchema.parse(JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8')))
+    // each side's client dialed the peer's address of its path, and the peer's iperf3 server saw
+    // the address of that path: the guest's own over the bridge, its EIP through the gateway
+    const expected: Record<string, { dialed: string; seen: string }> = {
+      p1: { dialed: p2.member.privateAddress, seen: p1.member.privateAddress },
+      vm: { dialed: p2.member.privateAddress, seen: a.privateAddress },
+      'p1-eip': { dialed: p2.member.publicAddress, seen: p1.member.publicAddress },
+      'capped-eip': { dialed: p2.member.publicAddress, seen: b.publicAddress }
+    }
+    for (const [target, { dialed, seen }] of Object.entries(expected)) {
+      const jobs = run.jobs.filter((j) => j.target === target && j.testId === 'iperf3')
+      expect(jobs, target).toHaveLength(2)
+      for (const job of jobs) {
+        const client = job.steps.find((st) => st.id === 'client')
+        const server = job.steps.find((st) => st.id === 'server')
+        expect(client?.command, target).toContain(`-c ${dialed} `)
+        expect(readFileSync(path.join(out, server!.stdoutFile!), 'utf8'), target).toContain(`Accepted connection from ${seen},`)
+      }
+    }
+
+    const comparison = compare(comparisonInputOf(run))
+    const received = comparison.rows.find((r) => r.testId === 'iperf3' && r.metric === 'iperf3.received.bandwidth')
+    const cells = Object.fromEntries((received?.cells ?? []).map((c) => [c.variant, c]))
+    const figures = Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, c.stats?.value]))
+    console.log('iperf3 received bit/s', { p1: received?.baseline?.value, ...figures })
+    // the capped EIP: at most the cap, and named by the check
+    const capped = cells['capped-eip']!.stats!.value
+    expect(capped).toBeLessThanOrEqual(EIP_CAP_BITS)
+    const capFlag = cells['capped-eip']!.flags.find((f) => f.kind === 'bandwidth-cap' && f.message.startsWith('capped-eip measured'))
+    expect(capFlag?.message, JSON.stringify(cells['capped-eip']!.flags)).toContain('just below 30 Mbit/s')
+    // an EIP without a cap, and the guest's private path, go faster than the cap
+    expect(cells['p1-eip']!.stats!.value).toBeGreaterThan(EIP_CAP_BITS)
+    expect(cells.vm!.stats!.value).toBeGreaterThan(EIP_CAP_BITS)
+    // ping: every side measured round trips on its path
+    for (const target of Object.keys(expected)) {
+      const jobs = run.jobs.filter((j) => j.target === target && j.testId === 'ping')
+      for (const job of jobs) expect(job.samples.some((x) => x.metric === 'ping.rtt.avg'), target).toBe(true)
+    }
   }, 600_000)
 })
