@@ -1,13 +1,16 @@
 import { aggregateOf } from './compare/stats'
 import type { Job, RunDocument } from './model/run'
 import { isPartOfTotal, type Better, type Sample, type Unit } from './model/sample'
+import type { NetworkPath } from './model/scenario'
 import type { Aggregate } from './model/tool-ids'
 import { runMetrics } from './run-metrics'
 
 /**
  * The network tests that are tables of their own, not baseline-vs-variant rows: the matrix of
  * every ordered pair of targets (study 001's classic network table) and the clients run at once
- * against one peer (study 000's contention test). Both read only succeeded jobs' samples.
+ * against one peer (study 000's contention test). Both read only succeeded jobs' samples. A plan
+ * that names network paths (network.paths) gets one matrix per path (`path`); study 001's tables
+ * by kind of machine are built from these in studies/network-study.ts.
  */
 
 
@@ -18,6 +21,8 @@ interface MetricKey {
   metric: string
   /** The sample's direction label ('target->peer'), when the tool gives one. */
   direction?: string
+  /** The network path the jobs dialled their peers over (the plan's network.paths), when the plan named paths. */
+  path?: NetworkPath
   /** The end whose figures these are (`labels.measured_by`), when the tool says: a table never adds up both ends' figures of one flow. */
   measuredBy?: string
   unit: Unit
@@ -131,7 +136,7 @@ function groupByMetric(run: RunDocument, kind: Job['kind']): Map<string, { key: 
       if (!metrics.hasRole(sample.metric, 'network-table') || !isTotal(sample) || !Number.isFinite(sample.value)) continue
       const direction = sample.labels.direction
       const measuredBy = sample.labels.measured_by
-      const id = groupId(job.testId, sample.metric, direction, measuredBy)
+      const id = groupId(job.testId, sample.metric, direction, measuredBy, job.network)
       let group = groups.get(id)
       if (!group) {
         const key: MetricKey = {
@@ -141,6 +146,7 @@ function groupByMetric(run: RunDocument, kind: Job['kind']): Map<string, { key: 
           unit: sample.unit,
           better: sample.better,
           aggregate: test?.aggregate ?? 'median',
+          ...(job.network !== undefined ? { path: job.network } : {}),
           ...(direction !== undefined ? { direction } : {}),
           ...(measuredBy !== undefined ? { measuredBy } : {})
         }
@@ -152,11 +158,11 @@ function groupByMetric(run: RunDocument, kind: Job['kind']): Map<string, { key: 
   }
   // each flow counted once: where both ends measured it (iperf's UDP sender and its Server Report), what arrived
   for (const [id, { key }] of groups) {
-    if (key.measuredBy === 'sender' && groups.has(groupId(key.testId, key.metric, key.direction, 'receiver'))) groups.delete(id)
+    if (key.measuredBy === 'sender' && groups.has(groupId(key.testId, key.metric, key.direction, 'receiver', key.path))) groups.delete(id)
   }
   return groups
 }
 
-function groupId(testId: string, metric: string, direction: string | undefined, measuredBy: string | undefined): string {
-  return [testId, metric, direction ?? '', measuredBy ?? ''].join('\u0000')
+function groupId(testId: string, metric: string, direction: string | undefined, measuredBy: string | undefined, path: NetworkPath | undefined): string {
+  return [testId, metric, direction ?? '', measuredBy ?? '', path ?? ''].join('\u0000')
 }

@@ -10,8 +10,10 @@ import { runSweepCommand } from './run-sweep'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
 import { beforeJobsWithToolSources } from '../../main/engine/tool-provision'
 import { parseToolArchive, parseToolChecksum, type ToolArchive } from '../../main/tools/provision'
-import { comparisonTable, networkMatrixText, simultaneousText } from '../../main/report/text-table'
+import { comparisonTable, diskActivityText, networkMatrixText, networkStudyText, simultaneousText } from '../../main/report/text-table'
+import { studyDiskActivity } from '../../shared/studies/disk-activity'
 import { networkMatrices, simultaneousTables } from '../../shared/network-tables'
+import { networkStudies } from '../../shared/studies/network-study'
 import { surfaceMaps } from '../../shared/studies/surface-maps'
 import { surfaceText } from '../../shared/studies/surface-text'
 import { runJobFiles, runJobFilesText } from '../../shared/fio-job-file'
@@ -255,10 +257,14 @@ export const runCommand: CliCommand = {
     if (adaptive.length > 0) io.stdout(`\nAdaptive repetitions\n${adaptive.map((m) => `- ${m}`).join('\n')}\n`)
     const matrices = networkMatrices(run)
     if (matrices.length > 0) io.stdout(`\nNetwork matrix\n${networkMatrixText(matrices)}`)
+    const studies = networkStudies(run)
+    if (studies.length > 0) io.stdout(`\nNetwork by kind of machine and path (study 001's tables)\n${networkStudyText(studies)}`)
     const together = simultaneousTables(run)
     if (together.length > 0) io.stdout(`\nSimultaneous clients\n${simultaneousText(together)}`)
     const surfaces = surfaceMaps(comparison)
     if (surfaces.length > 0) io.stdout(`\niozone sub-tests (the grids are heat maps in the app and the PDF)\n${surfaceText(surfaces)}`)
+    const atop = studyDiskActivity(run)
+    if (atop.length > 0) io.stdout(`\nDisk activity of the guests and their hosts (host monitor, as atop shows it)\n${diskActivityText(atop)}`)
     const jobFiles = runJobFiles(run.tests)
     if (jobFiles.length > 0) io.stdout(`\nfio job files, as run (kept in the run document)\n${runJobFilesText(jobFiles)}`)
     const failed = run.jobs.filter((j) => j.status === 'failed')

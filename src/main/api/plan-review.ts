@@ -210,11 +210,11 @@ function reviewJob(job: Job, plan: ComparisonPlan, ctx: ReviewContext): ReviewJo
   let peerFacts: PeerFacts | undefined
   if (peer) {
     try {
-      const address = peerAddressOf({ name: peer.name, kind: peer.kind, ...(peer.kind === 'ssh' ? { address: peer.address } : {}), addresses: peer.addresses }, scenario)
+      const address = peerAddressOf({ name: peer.name, kind: peer.kind, ...(peer.kind === 'ssh' ? { address: peer.address } : {}), addresses: peer.addresses }, scenario, job.network)
       peerFacts = { ...factsOf(peer, plan, ctx), address }
     } catch (error) {
       const variant = plan.variants.findIndex((v) => sameTargetName(v.target, job.target))
-      throw new FieldProblem(variant >= 0 ? `variants.${variant}.scenario.network` : 'network.peer', (error as Error).message)
+      throw new FieldProblem(job.network ? 'network.paths' : variant >= 0 ? `variants.${variant}.scenario.network` : 'network.peer', (error as Error).message)
     }
   }
   const toolPlan = planOfJob(job, factsOf(target, plan, ctx), peerFacts)

@@ -1,6 +1,6 @@
 import { DEFAULT_WORK_DIR, type StorageTarget } from '../../shared/model/plan'
 import type { Job } from '../../shared/model/run'
-import type { Scenario } from '../../shared/model/scenario'
+import type { NetworkPath, Scenario } from '../../shared/model/scenario'
 import { TOOLS } from '../tools/registry'
 import type { PeerFacts, Plan, TargetFacts } from '../tools/types'
 
@@ -42,9 +42,12 @@ export interface PeerAddressing {
   addresses: { private?: string; public?: string }
 }
 
-/** The address a client uses to reach `peer`, by the network path of the measured side's scenario. */
-export function peerAddressOf(peer: PeerAddressing, scenario: Scenario | undefined): string {
-  const path = scenario?.network
+/**
+ * The address a client uses to reach `peer`: by the job's own network path (a matrix job of the
+ * plan's `network.paths`), else by the network path of the measured side's scenario.
+ */
+export function peerAddressOf(peer: PeerAddressing, scenario: Scenario | undefined, jobPath?: NetworkPath): string {
+  const path = jobPath ?? scenario?.network
   if (path === 'eip') {
     if (!peer.addresses.public) throw new Error(`${peer.name} has no public (EIP) address: add it to the target, or choose another network path`)
     return peer.addresses.public
@@ -54,6 +57,26 @@ export function peerAddressOf(peer: PeerAddressing, scenario: Scenario | undefin
     return peer.addresses.private
   }
   return peer.addresses.private ?? (peer.kind === 'local' ? '127.0.0.1' : (peer.address ?? '127.0.0.1'))
+}
+
+/**
+ * Every network job's peer address, checked before the run: one sentence per peer and path that
+ * has no address for it (peerAddressOf's own words), so a run never starts to fail at its first
+ * EIP job. `targets` are the run's machines with their addresses and scenarios.
+ */
+export function peerAddressProblems(jobs: readonly Pick<Job, 'target' | 'peer' | 'network'>[], targets: readonly (PeerAddressing & { scenario?: Scenario })[]): string[] {
+  const find = (name: string) => targets.find((t) => t.name.toLowerCase() === name.toLowerCase())
+  const problems = new Set<string>()
+  for (const job of jobs) {
+    const peer = job.peer !== undefined ? find(job.peer) : undefined
+    if (!peer) continue
+    try {
+      peerAddressOf(peer, find(job.target)?.scenario, job.network)
+    } catch (error) {
+      problems.add((error as Error).message)
+    }
+  }
+  return [...problems]
 }
 
 /** The tool's plan for one job: its parameters checked by the tool's schema, then planned with the facts given. */

@@ -1,6 +1,7 @@
 import type { ComparisonPlan } from '../../shared/model/plan'
-import { variantLabel } from '../../shared/model/plan'
+import { networkMachines, pathCovers, variantLabel, type NetworkMachine } from '../../shared/model/plan'
 import type { Job, RunTest } from '../../shared/model/run'
+import { SCENARIO_LABELS, type NetworkPath } from '../../shared/model/scenario'
 import type { Aggregate } from '../../shared/model/tool-ids'
 import { PACKS, packTests } from '../tools/packs'
 import { TOOLS } from '../tools/registry'
@@ -142,18 +143,19 @@ export function peerOf(plan: ComparisonPlan, side: Side): string {
 export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[] {
   const sides = sidesOf(plan)
   const jobs: Job[] = []
-  const push = (test: RunTest, side: Side, repetition: number, kind: Job['kind'], peer?: string, group?: { id: string; params: Record<string, unknown> }): void => {
+  const push = (test: RunTest, side: Side, repetition: number, kind: Job['kind'], peer?: string, group?: { id: string; params: Record<string, unknown> }, path?: NetworkPath): void => {
     const tool = TOOLS[test.tool]
     const params = group?.params ?? test.params
     jobs.push({
       id: jobId(jobs.length + 1),
       testId: test.id,
-      title: kind === 'warmup' ? `${test.title} (warm-up)` : test.title,
+      title: kind === 'warmup' ? `${test.title} (warm-up)` : path ? `${test.title} (${SCENARIO_LABELS.network[path]})` : test.title,
       tool: test.tool,
       params,
       target: side.target,
       side: side.label,
       ...(peer ? { peer } : {}),
+      ...(path ? { network: path } : {}),
       kind,
       ...(group ? { group: group.id } : {}),
       repetition,
@@ -181,10 +183,15 @@ export function planJobs(plan: ComparisonPlan, tests: readonly RunTest[]): Job[]
       if (plan.network.peer && !everyone.some((s) => s.target.toLowerCase() === plan.network.peer!.toLowerCase())) {
         everyone.push({ target: plan.network.peer, label: plan.network.peer, role: 'variant' })
       }
-      for (const from of everyone) {
-        for (const to of everyone) {
-          if (from === to) continue
-          for (let r = 1; r <= test.repetitions; r++) push(test, from, r, 'matrix', to.target)
+      // every ordered pair of two machines (two physical hosts, two guests: the study's diagonal too), once per network path
+      const machines = networkMachines(plan)
+      const machineOf = (side: Side): NetworkMachine => machines.find((m) => m.target.toLowerCase() === side.target.toLowerCase()) ?? { target: side.target, role: 'host' }
+      for (const path of plan.network.paths ?? [undefined]) {
+        for (const from of everyone) {
+          for (const to of everyone) {
+            if (from === to || !pathCovers(path, machineOf(from), machineOf(to))) continue
+            for (let r = 1; r <= test.repetitions; r++) push(test, from, r, 'matrix', to.target, undefined, path)
+          }
         }
       }
     }

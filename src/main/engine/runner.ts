@@ -474,7 +474,7 @@ export class RunEngine {
     const tool = this.toolOf(job.tool)
     const target = this.stateOf(job.target)
     const peer = job.peer ? this.stateOf(job.peer) : undefined
-    const peerFacts: PeerFacts | undefined = peer ? { ...peer.facts, address: peerAddressOf(peer.target, target.target.scenario) } : undefined
+    const peerFacts: PeerFacts | undefined = peer ? { ...peer.facts, address: peerAddressOf(peer.target, target.target.scenario, job.network) } : undefined
     const params = peer && peerFacts ? await this.boundToAddress(job, tool.params.parse(job.params), peer, peerFacts.address) : tool.params.parse(job.params)
     const plan: Plan = tool.plan(params, { target: target.facts, ...(peerFacts ? { peer: peerFacts } : {}) })
     const servers: RunningServer[] = []

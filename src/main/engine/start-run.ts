@@ -8,6 +8,7 @@ import { openTargetSession } from '../ssh/target-session'
 import type { Session, SudoMode } from '../ssh/types'
 import { describeRun } from '../tools/describe-run'
 import { RunFolder } from '../store/run-store'
+import { peerAddressProblems } from './job-commands'
 import { createRunDocument, planTargetNames, RunEngine, type EngineDeps, type EngineTarget } from './runner'
 
 /**
@@ -113,6 +114,8 @@ export async function startRun(plan: ComparisonPlan, folderDir: string, services
   }
   const targets = await resolveTargets(plan, services.inventory, services.secrets)
   const doc = createRunDocument(plan, targets, services.appVersion, runId)
+  const unreachable = peerAddressProblems(doc.jobs, targets)
+  if (unreachable.length > 0) throw new TargetLookupError(`the network tests cannot reach their peers:\n- ${unreachable.join('\n- ')}`)
   const folder = await RunFolder.create(folderDir, doc)
   return launch(folder, targets, services)
 }

@@ -1,9 +1,13 @@
 import { FLAG_TITLES } from '../../shared/compare/flags'
 import { leadingRows, verdictCounts, verdictCountsText, VERDICT_WORDS } from '../../shared/compare/summary'
-import { formatMultiple, formatPct, formatValue } from '../../shared/format'
+import { formatPct, formatValue } from '../../shared/format'
 import type { Comparison, ComparisonRow, Flag, VariantCell } from '../../shared/model/comparison'
 import type { NetworkMatrix, SimultaneousTable } from '../../shared/network-tables'
+import { SCENARIO_LABELS } from '../../shared/model/scenario'
+import { MACHINE_WORDS, studyCellText, studyNotes, studyTitle, type NetworkStudy } from '../../shared/studies/network-study'
 import { hasSurfaces } from '../../shared/studies/surface-maps'
+import { multipleReadings } from '../../shared/studies/multiples'
+import { ATOP_HEADER, atopCells, blockTitle, ratioSentence, type DiskActivityBlock } from '../../shared/studies/disk-activity'
 
 /**
  * The overhead table for a terminal: one row per test and primary metric (every metric with
@@ -68,14 +72,7 @@ export function comparisonTable(comparison: Comparison, opts: { allMetrics?: boo
  * test runs 11 times faster on the SSD"): one line per figure and variant, with the interval.
  */
 function multipleLines(comparison: Comparison, rows: readonly ComparisonRow[]): string[] {
-  const lines = rows.flatMap((row) =>
-    row.comparison === 'difference'
-      ? []
-      : row.cells.flatMap((cell, v) => {
-          const multiple = cell.relativePct === undefined ? undefined : formatMultiple(cell.relativePct, cell.ci95, cell.verdict, comparison.baseline)
-          return multiple ? [`${rowTitle(row)}: ${comparison.variants[v]} ${multiple}`] : []
-        })
-  )
+  const lines = multipleReadings(comparison, rows).map((m) => `${rowTitle(m.row)}: ${m.variant} ${m.text}`)
   if (lines.length === 0) return []
   return ['', 'As multiples of the baseline (95 % interval in brackets; slower and faster figures only)', ...lines]
 }
@@ -153,3 +150,44 @@ function grid(header: string[], body: string[][]): string {
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()
   return `${[line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n')}\n`
 }
+
+/**
+ * Study 004's atop table for a terminal: per guest job, its LVM and disk lines, then its physical
+ * host's, each with busy %, requests and bytes per second, avio and the average request size,
+ * then the logical-to-physical ratio (or why there is none).
+ */
+export function diskActivityText(blocks: readonly DiskActivityBlock[]): string {
+  return blocks
+    .map((block) => {
+      const body = block.lines.map((line) => [line.view, ...atopCells(line)])
+      const header = ['seen by', ...ATOP_HEADER.map((h, i) => (i === 0 ? 'layer' : h))]
+      const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
+      const line = (cells: string[]): string => cells.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()
+      const ratio = block.ratio ? `${ratioSentence(block.ratio)}.` : block.noRatio!
+      return `${[blockTitle(block), line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line), ratio].join('\n')}\n`
+    })
+    .join('\n')
+}
+
+/**
+ * Study 001's network tables for a terminal: per test and metric, the Source x Destination grid by
+ * kind of machine (one per network path), each cell with its % of physical → physical, then the
+ * path table (one row per path), then why a cell has no figure or no %, and the caps found.
+ */
+export function networkStudyText(studies: readonly NetworkStudy[]): string {
+  return studies
+    .map((study) => {
+      const parts = study.grids.map((g) => {
+        const header = [`${g.pathLabel ? `${g.pathLabel}: ` : ''}from ↓ to →`, ...STUDY_KINDS.map((k) => MACHINE_WORDS[k])]
+        const body = STUDY_KINDS.map((from, r) => [MACHINE_WORDS[from], ...STUDY_KINDS.map((_, c) => studyCellText(g.cells[r * 2 + c]!, study.unit))])
+        return grid(header, body)
+      })
+      if (study.paths.length > 0) parts.push(grid(['Scenario', 'Performance'], study.paths.map((row) => [row.label, studyCellText(row, study.unit)])))
+      const notes = studyNotes(study)
+      const reference = study.reference ? ` (% of physical → physical${study.reference.path ? `, ${SCENARIO_LABELS.network[study.reference.path]}` : ''})` : ''
+      return `${studyTitle(study)}${reference}\n${parts.join('\n')}${notes.length > 0 ? `${notes.map((n) => `- ${n}`).join('\n')}\n` : ''}`
+    })
+    .join('\n')
+}
+
+const STUDY_KINDS = ['host', 'guest'] as const

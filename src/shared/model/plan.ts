@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AcceptanceSchema } from './criteria'
-import { DISK_BUSES, DISK_CACHES, DomainNameSchema, DomainSetupSchema, IO_MODES, ScenarioSchema } from './scenario'
+import { DISK_BUSES, DISK_CACHES, DomainNameSchema, DomainSetupSchema, IO_MODES, NETWORK_PATHS, ScenarioSchema, type NetworkPath } from './scenario'
+import { TargetRoleSchema, type TargetRole } from './target'
 import { AGGREGATES, PACK_IDS, TOOL_IDS } from './tool-ids'
 
 /**
@@ -142,7 +143,17 @@ export const NetworkSetupSchema = z.strictObject({
       'without it, the baseline is the peer of each variant and the variants are the peer of the baseline'
   ),
   matrix: z.boolean().default(false).describe('Also measure every ordered pair of the plan\'s targets (as study 001\'s network table)'),
-  simultaneous: z.boolean().default(false).describe('Also run every measured target\'s client at once against the peer (as study 000\'s contention test)')
+  simultaneous: z.boolean().default(false).describe('Also run every measured target\'s client at once against the peer (as study 000\'s contention test)'),
+  paths: z
+    .array(z.enum(NETWORK_PATHS).describe('A network path: classic, private (the private/VPC address) or eip (the public address)'))
+    .min(1)
+    .refine((p) => new Set(p).size === p.length, 'a network path appears twice')
+    .optional()
+    .describe(
+      'Measure the matrix over each of these network paths, each as jobs of its own (as study 001\'s VPC table: physical, VM, EIP): ' +
+        'classic and private between every ordered pair, eip between the guests only; each peer needs the address its path dials'
+    ),
+  peerRole: TargetRoleSchema.optional().describe('What network.peer is in the study tables: a physical host (the default) or a guest')
 })
 export type NetworkSetup = z.infer<typeof NetworkSetupSchema>
 
@@ -214,6 +225,16 @@ export const ComparisonPlanSchema = z
         ctx.addIssue({ code: 'custom', path: ['variants', i, 'scenario', 'domain'], message: 'a scenario setup is applied to a libvirt domain: name it in "domain"' })
       }
     })
+    if (plan.network.paths && !plan.network.matrix) {
+      ctx.addIssue({ code: 'custom', path: ['network', 'paths'], message: 'network paths are measured as the matrix: set network.matrix to true, or remove network.paths' })
+    }
+    if (plan.network.paths?.includes('eip') && networkMachines(plan).filter((m) => m.role === 'guest').length < 2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['network', 'paths'],
+        message: 'the eip path is measured from a guest\'s EIP to another guest\'s (study 001\'s "EIP to EIP"): the plan needs two guests (two variants, or a variant and a peer with peerRole "guest")'
+      })
+    }
     if (plan.sweep?.factors.bus && !plan.sweep.busDisk) {
       ctx.addIssue({ code: 'custom', path: ['sweep', 'busDisk'], message: 'sweeping the bus moves one data disk: name it in "busDisk" (its <target dev>, such as vdc)' })
     }
@@ -254,6 +275,29 @@ export const PresetSchema = z.strictObject({
 })
 export type PresetInput = z.input<typeof PresetSchema>
 export type Preset = z.output<typeof PresetSchema>
+
+/** A machine of a network matrix: its target name, and whether it is a physical host or a guest. */
+export interface NetworkMachine {
+  target: string
+  role: TargetRole
+}
+
+/**
+ * The machines of a plan's network matrix, in order, and what each is: the baseline a physical
+ * host, the variants guests, a separate peer as `network.peerRole` says (a physical host unless
+ * told). The study tables group the matrix by these roles (physical to physical, VM to VM).
+ */
+export function networkMachines(plan: { baseline: { target: string }; variants: readonly { target: string }[]; network: { peer?: string; peerRole?: TargetRole } }): NetworkMachine[] {
+  const machines: NetworkMachine[] = [{ target: plan.baseline.target, role: 'host' }, ...plan.variants.map((v) => ({ target: v.target, role: 'guest' as const }))]
+  const peer = plan.network.peer
+  if (peer && !machines.some((m) => m.target.toLowerCase() === peer.toLowerCase())) machines.push({ target: peer, role: plan.network.peerRole ?? 'host' })
+  return machines
+}
+
+/** Whether a matrix over `path` measures between these two machines: the EIP path between guests only. */
+export function pathCovers(path: NetworkPath | undefined, from: NetworkMachine, to: NetworkMachine): boolean {
+  return path !== 'eip' || (from.role === 'guest' && to.role === 'guest')
+}
 
 /** The name tables use for a variant. */
 export function variantLabel(v: Variant): string {

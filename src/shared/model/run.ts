@@ -3,7 +3,7 @@ import { TargetEnvironmentSchema } from './environment'
 import { MetricDefSchema } from './metric-def'
 import { ComparisonPlanSchema } from './plan'
 import { SampleSchema } from './sample'
-import { ScenarioSchema } from './scenario'
+import { NETWORK_PATHS, ScenarioSchema } from './scenario'
 import { AGGREGATES, TOOL_IDS } from './tool-ids'
 
 /**
@@ -29,6 +29,8 @@ export const FindingSchema = z.strictObject({
   target: z.string().optional(),
   /** Stable id: 'unreachable', 'tool-missing', 'space', 'tmpfs-direct', 'device-mounted'... */
   code: z.string(),
+  /** The tool a finding is about (tool-missing, tool-present, tool-not-checked), by id: 'fio', 'iozone'. */
+  tool: z.enum(TOOL_IDS).optional(),
   message: z.string(),
   /** What to do about it. */
   fix: z.string().optional(),
@@ -137,6 +139,8 @@ export const JobSchema = z.strictObject({
   side: z.string(),
   /** The machine running the server of a network test. */
   peer: z.string().optional(),
+  /** The network path a matrix job dials its peer over (the plan's network.paths); absent: the measured side's scenario says. */
+  network: z.enum(NETWORK_PATHS).optional(),
   /**
    * Network jobs of the matrix or the simultaneous test are not part of the baseline comparison;
    * a warm-up run (one per test and target, before the measured ones) is kept but never counted.

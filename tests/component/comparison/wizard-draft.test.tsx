@@ -92,6 +92,12 @@ describe('the plan a draft stands for', () => {
     }
     expect(planOfDraft(draftOfPlan(plan))).toEqual(plan)
   })
+
+  it('keeps a preset’s network paths and peer role, which the wizard has no fields for', () => {
+    const network = { peer: 'phys-02', matrix: true, simultaneous: false, paths: ['private' as const, 'eip' as const], peerRole: 'guest' as const }
+    const plan = { name: 'VPC', baseline: { target: 'phys-01' }, variants: [{ target: 'vm-a' }], tests: [{ id: 'iperf3', tool: 'iperf3' as const }], network }
+    expect(planOfDraft(draftOfPlan(plan)).network).toEqual(network)
+  })
 })
 
 describe('study 001’s matrix', () => {

@@ -458,32 +458,5 @@ export function pickDevices(snapshots: readonly DiskSnapshot[]): string[] {
   return chosen.sort((a, b) => b.requests - a.requests || a.device.localeCompare(b.device)).map((d) => d.device)
 }
 
-export type RequestDirection = 'all' | 'read' | 'write'
-
-function requestsOf(activity: DiskActivity, direction: RequestDirection): number {
-  if (direction === 'all') return activity.requests
-  const perSecond = direction === 'read' ? activity.readIops : activity.writeIops
-  return Math.round(perSecond * activity.seconds)
-}
-
-/**
- * Logical to physical requests: how many requests the guest (or an upper layer such as LVM) sent
- * for each request the host's disk saw over the same test, as study 004 divides LVM writes by disk
- * writes (1179003 / 47864, "24:1"). Above 1: requests were merged or cached below the guest;
- * below 1: they were split. Totals over each monitor's window, so both monitors should cover the
- * same test. Undefined when the host saw no request (nothing to divide by).
- */
-export function logicalToPhysicalRatio(guest: DiskActivity, host: DiskActivity, direction: RequestDirection = 'all'): number | undefined {
-  const physical = requestsOf(host, direction)
-  if (physical <= 0) return undefined
-  return requestsOf(guest, direction) / physical
-}
-
-/**
- * atop's "avio": the device's busy time per completed request (service time, without queueing),
- * in seconds. Undefined when no request completed.
- */
-export function avioSeconds(activity: DiskActivity): number | undefined {
-  if (activity.requests <= 0) return undefined
-  return ((activity.busyPct / 100) * activity.seconds) / activity.requests
-}
+// the ratio and avio are read by the reports too, so they live in shared (study 004's atop table)
+export { avioSeconds, logicalToPhysicalRatio, type RequestDirection } from '../../../shared/studies/disk-activity'

@@ -151,6 +151,11 @@ function checkPorts(name: string, servers: readonly ServerPort[], facts: Preflig
 // ---- tools ---------------------------------------------------------------------------------------
 
 function checkTool(name: string, tool: ToolId, facts: PreflightFacts): Finding[] {
+  // every finding about the tool names it by id, so the UI and the CLI can act on it (install, point to a binary)
+  return toolFindings(name, tool, facts).map((f) => ({ ...f, tool }))
+}
+
+function toolFindings(name: string, tool: ToolId, facts: PreflightFacts): Finding[] {
   const toolName = TOOLS[tool].name
   const found = facts.tools[tool]
   if (!found) {

@@ -1,7 +1,7 @@
 import type { AcceptanceInput } from '../../../shared/model/criteria'
 import { formatAbout } from '../../../shared/format'
 import type { CatalogPack, CatalogTest, PlanIssue } from '../../../shared/catalog-contract'
-import { DEFAULT_WORK_DIR, ComparisonPlanSchema, type ComparisonPlanInput, type CustomTest, type PackChoice } from '../../../shared/model/plan'
+import { DEFAULT_WORK_DIR, ComparisonPlanSchema, type ComparisonPlanInput, type CustomTest, type NetworkSetup, type PackChoice } from '../../../shared/model/plan'
 import type { Scenario } from '../../../shared/model/scenario'
 import { sameTargetName } from '../../../shared/model/target'
 import type { Aggregate, PackId, ToolId } from '../../../shared/model/tool-ids'
@@ -59,7 +59,8 @@ export interface WizardDraft {
   repetitions: string
   aggregate: Aggregate
   storage: { kind: 'directory' | 'device'; directory: string; device: string; confirm: string }
-  network: { peer: string | undefined; matrix: boolean; simultaneous: boolean }
+  /** `paths` and `peerRole` have no fields in the wizard yet: kept as a preset gave them (docs/presets.md, "Network paths"). */
+  network: { peer: string | undefined; matrix: boolean; simultaneous: boolean; paths?: NetworkSetup['paths']; peerRole?: NetworkSetup['peerRole'] }
   schedule: { order: 'grouped' | 'interleaved'; parallelTargets: boolean }
   /** Verdicts and repetitions, as typed: the equivalence margin, adaptive repetitions (empty precision: off), a warm-up run. */
   statistics: { margin: string; precision: string; maxRepetitions: string; budget: string; warmup: boolean }
@@ -150,7 +151,13 @@ export function planOfDraft(draft: WizardDraft): ComparisonPlanInput {
     repetitions: typedNumber(draft.repetitions) as number,
     aggregate: draft.aggregate,
     storage,
-    network: { ...(draft.network.peer ? { peer: draft.network.peer } : {}), matrix: draft.network.matrix, simultaneous: draft.network.simultaneous },
+    network: {
+      ...(draft.network.peer ? { peer: draft.network.peer } : {}),
+      matrix: draft.network.matrix,
+      simultaneous: draft.network.simultaneous,
+      ...(draft.network.paths ? { paths: draft.network.paths } : {}),
+      ...(draft.network.peerRole ? { peerRole: draft.network.peerRole } : {})
+    },
     schedule: { ...draft.schedule },
     ...statisticsOfDraft(draft.statistics),
     ...(draft.acceptance ? { acceptance: draft.acceptance } : {}),
@@ -209,7 +216,13 @@ export function draftOfPlan(plan: ComparisonPlanInput): WizardDraft {
       storage.kind === 'device'
         ? { kind: 'device', directory: DEFAULT_WORK_DIR, device: storage.path, confirm: '' }
         : { kind: 'directory', directory: storage.path ?? DEFAULT_WORK_DIR, device: '', confirm: '' },
-    network: { peer: plan.network?.peer, matrix: plan.network?.matrix ?? false, simultaneous: plan.network?.simultaneous ?? false },
+    network: {
+      peer: plan.network?.peer,
+      matrix: plan.network?.matrix ?? false,
+      simultaneous: plan.network?.simultaneous ?? false,
+      ...(plan.network?.paths ? { paths: plan.network.paths } : {}),
+      ...(plan.network?.peerRole ? { peerRole: plan.network.peerRole } : {})
+    },
     schedule: { order: plan.schedule?.order ?? 'interleaved', parallelTargets: plan.schedule?.parallelTargets ?? false },
     statistics: {
       margin: String(plan.equivalenceMarginPct ?? DEFAULT_MARGIN),

@@ -8,6 +8,7 @@ import { defaultMeasure, monitorJobs, monitorSources, monitorView } from '../fea
 import { relativeData, relativeViews } from '../features/charts/relative'
 import { iozoneChoices } from '../features/charts/iozone'
 import type { MatrixGrid } from '../features/charts/network-matrix'
+import { isSurfaceRow } from '../../../shared/studies/surface-maps'
 
 /**
  * What the PDF report shows, decided from the run and its comparison: pure functions, so the
@@ -156,7 +157,10 @@ export function flagEntries(comparison: Comparison): FlagEntry[] {
     out.push(entry)
   }
   for (const variant of comparison.variants) for (const flag of comparison.variantFlags[variant] ?? []) add({ flag, variant })
+  // a surface's cells (iozone: hundreds a test) raise the same flag each: one entry per test, variant and kind
+  for (const entry of surfaceFlagEntries(comparison)) add(entry)
   for (const row of comparison.rows) {
+    if (isSurfaceRow(row)) continue
     const labels = Object.entries(row.labels).map(([k, v]) => `${k}=${v}`).join(', ')
     const figure = `${row.testTitle} · ${row.metric}${labels ? ` (${labels})` : ''}`
     for (const cell of row.cells) {
@@ -168,6 +172,35 @@ export function flagEntries(comparison: Comparison): FlagEntry[] {
     }
   }
   return out
+}
+
+/**
+ * The flags of surface cells, grouped per test, variant and kind: "iozone -Raz … · 728 of its 728
+ * cells (13 sub-tests), the first:" and the first cell's message.
+ */
+function surfaceFlagEntries(comparison: Comparison): FlagEntry[] {
+  const groups = new Map<string, { flag: Flag; variant: string; row: ComparisonRow; cells: number; subtests: Set<string> }>()
+  const cellsOfTest = new Map<string, number>()
+  for (const row of comparison.rows) {
+    if (!isSurfaceRow(row)) continue
+    cellsOfTest.set(row.testId, (cellsOfTest.get(row.testId) ?? 0) + 1)
+    for (const cell of row.cells) {
+      for (const flag of cell.flags) {
+        if (VARIANT_WIDE.has(flag.kind)) continue
+        const key = [row.testId, cell.variant, flag.kind].join('\u0000')
+        const group = groups.get(key) ?? { flag, variant: cell.variant, row, cells: 0, subtests: new Set<string>() }
+        group.cells++
+        group.subtests.add(row.metric)
+        groups.set(key, group)
+      }
+    }
+  }
+  return [...groups.values()].map((g) => ({
+    flag: g.flag,
+    variant: g.variant,
+    figure: `${g.row.testTitle} · on ${g.cells} of its ${cellsOfTest.get(g.row.testId)} file size x record size cells (${g.subtests.size} sub-test${g.subtests.size === 1 ? '' : 's'}), the first`,
+    ...(g.row.category ? { category: g.row.category } : {})
+  }))
 }
 
 /** Flags of one kind written out in full; the rest are named (a noisy run of twenty variants stays readable). */

@@ -39,8 +39,12 @@ import {
   type DiskActivityRow
 } from './report-data'
 import { FIGURE_MARKS, FigureTable, HeadlineMatrix, HeadlineTable, type TestHead } from './report-tables'
-import { IozoneStudyMaps } from '../features/studies/iozone-heatmap'
-import { isSurfaceRow } from '../../../shared/studies/surface-maps'
+import { IozoneStudyMaps, IozoneSummaries } from '../features/studies/iozone-heatmap'
+import { DiskActivityStudy } from '../features/studies/disk-activity-study'
+import { JobFiles } from '../features/studies/job-files'
+import { NetworkStudyTables } from '../features/studies/network-study'
+import { runJobFiles } from '../../../shared/fio-job-file/of-run'
+import { hasSurfaces, isSurfaceRow } from '../../../shared/studies/surface-maps'
 
 /** The plot width of every chart in the report, in CSS pixels: fits A4 and Letter inside the margins. */
 export const REPORT_CHART_WIDTH = 640
@@ -288,31 +292,33 @@ function VerdictSummary({ comparison }: { comparison: Comparison }): ReactElemen
             </p>
           ))
       )}
-      <table className="report-table report-verdict-table">
-        <caption>Verdicts on the primary figures, against {comparison.baseline}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Variant</th>
-            {table.categories.map((c) => (
-              <th key={c} scope="col">
-                {CATEGORY_TITLE[c]}
-              </th>
-            ))}
-            <th scope="col">All primary figures</th>
-          </tr>
-        </thead>
-        <tbody>
-          {table.variants.map((v) => (
-            <tr key={v.variant}>
-              <th scope="row">{v.variant}</th>
-              {v.byCategory.map((c, i) => (
-                <td key={i}>{counts(c)}</td>
+      {table.categories.length > 0 ? (
+        <table className="report-table report-verdict-table">
+          <caption>Verdicts on the primary figures, against {comparison.baseline}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Variant</th>
+              {table.categories.map((c) => (
+                <th key={c} scope="col">
+                  {CATEGORY_TITLE[c]}
+                </th>
               ))}
-              <td className="strong">{counts(v.total)}</td>
+              <th scope="col">All primary figures</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {table.variants.map((v) => (
+              <tr key={v.variant}>
+                <th scope="row">{v.variant}</th>
+                {v.byCategory.map((c, i) => (
+                  <td key={i}>{counts(c)}</td>
+                ))}
+                <td className="strong">{counts(v.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
     </div>
   )
 }
@@ -327,7 +333,14 @@ function SummarySection({ run, comparison }: { run: RunDocument; comparison: Com
       lead={`Relative % against ${comparison.baseline}: 100 % is as good as the baseline, more is better (latencies are inverted so this holds for them too); a count (lost packets) is compared as a difference (Δ). Each verdict comes from the figure's 95 % interval: slower or faster when the whole interval lies below or above 100 %, the same when it lies within 100 % ± ${comparison.marginPct} %, and "can't tell" when it is too wide (or a side has one value). Only a finding (slower, faster) has an arrow and an overhead, here and in the charts, whose whiskers are the interval. Beside a figure: ${FIGURE_MARKS}.`}
     >
       <VerdictSummary comparison={comparison} />
-      {categories.length === 0 ? <p>No primary figure has both a baseline and a variant value: nothing to summarise.</p> : null}
+      {categories.length === 0 && hasSurfaces(comparison) ? (
+        <div className="report-block" data-surfaces="true">
+          <p>Every figure of this run is a file size x record size grid, compared cell by cell: each sub-test in a line here, its heat map on the Storage page.</p>
+          <IozoneSummaries comparison={comparison} />
+        </div>
+      ) : categories.length === 0 ? (
+        <p>No primary figure has both a baseline and a variant value: nothing to summarise.</p>
+      ) : null}
       {categories.map(({ category, rows }) => (
         <div key={category} className="report-block" data-category={category}>
           <h3>{CATEGORY_TITLE[category]}</h3>
@@ -480,6 +493,7 @@ function CategorySection({ run, part }: { run: RunDocument; part: CategoryPart }
         <FigureTable comparison={own} rows={own.rows.filter((r) => !isSurfaceRow(r))} tests={part.tests.map((t) => testHead(run, t))} caption={`${title}: every figure, by test (primary figures in bold)`} />
       ) : null}
       {disk.length > 0 ? <DiskActivityTable rows={disk} /> : null}
+      {part.category === 'storage' || part.category === 'other' ? <DiskActivityStudy run={run} testIds={testIds} /> : null}
       {notes.length > 0 ? (
         <div className="report-block">
           <h3>Warnings and failures</h3>
@@ -641,6 +655,7 @@ function NetworkExtras({ run }: { run: RunDocument }): ReactElement | null {
           </tbody>
         </table>
       ) : null}
+      <NetworkStudyTables run={run} />
       {tables.map((t) => (
         <table key={`${t.testId}-${t.metric}-${t.direction ?? ''}`} className="report-table">
           <caption>
@@ -854,6 +869,12 @@ function MethodSection({ run, comparison }: { run: RunDocument; comparison: Comp
         <h3>How the figures, the interval and the flags are computed</h3>
         <p>{comparison.method}</p>
       </div>
+      {runJobFiles(run.tests).length > 0 ? (
+        <div className="report-block">
+          <h3>fio job files</h3>
+          <JobFiles run={run} open />
+        </div>
+      ) : null}
       <div className="report-block">
         <h3>Commands run on each target</h3>
         <p className="report-muted">Exactly as run, each distinct command once, with the targets that ran it. The raw output of every step is kept in the run&apos;s folder (below).</p>

@@ -54,7 +54,8 @@ function gridOf(m: NetworkMatrix): MatrixGrid {
   }
   const direction = m.direction ? ` (${m.direction})` : ''
   return {
-    key: [m.testId, m.metric, m.direction ?? ''].join('|'),
+    // one grid per network path: the path is in the key, and in the title (the jobs' title names it)
+    key: [m.testId, m.metric, m.direction ?? '', ...(m.path ? [m.path] : [])].join('|'),
     label: `${m.testTitle} · ${shortMetric(m.metric)}${direction}`,
     testTitle: m.testTitle,
     metric: m.metric,

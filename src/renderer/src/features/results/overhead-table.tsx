@@ -2,6 +2,7 @@ import { memo, useId, useMemo, useState, type ReactElement } from 'react'
 import type { Comparison, ComparisonRow, Flag, SeriesStats, VariantCell } from '../../../../shared/model/comparison'
 import { formatValue } from '../../../../shared/format'
 import { leadingRows, VERDICT_WORDS } from '../../../../shared/compare/summary'
+import { isSurfaceRow } from '../../../../shared/studies/surface-maps'
 import {
   ciText,
   DIRECTION_ARROW,
@@ -38,6 +39,8 @@ interface TestGroup {
   rows: ComparisonRow[]
   /** Rows of the test hidden by the primary filter. */
   hidden: number
+  /** Cells of a surface (iozone's file size x record size), shown as heat maps unless every metric is asked for. */
+  surface: number
   pending: boolean
 }
 
@@ -65,6 +68,7 @@ export function OverheadTable({
   const toggleId = useId()
   const idsToggleId = useId()
   const leadingCount = useMemo(() => leadingRows(comparison).length, [comparison])
+  const surfaceCount = useMemo(() => comparison.rows.filter(isSurfaceRow).length, [comparison])
   const groups = useMemo(() => groupRows(comparison, showAll, pendingTests), [comparison, showAll, pendingTests])
   const columns = comparison.variants.length + 2
 
@@ -82,7 +86,9 @@ export function OverheadTable({
         <span className="muted results-count" aria-live="polite">
           {showAll
             ? `All ${comparison.rows.length} metrics shown`
-            : `${leadingCount} primary metrics shown of ${comparison.rows.length}`}
+            : leadingCount === 0 && surfaceCount > 0
+              ? `${surfaceCount} file size x record size cells, compared in the heat maps below`
+              : `${leadingCount} primary metrics shown of ${comparison.rows.length}`}
         </span>
       </div>
       <p className="results-legend muted">
@@ -143,6 +149,11 @@ export function OverheadTable({
                   <th scope="colgroup" colSpan={columns}>
                     <span className="results-group-title">
                       {group.title}
+                      {group.surface > 0 ? (
+                        <span className="results-group-note">
+                          {group.surface} file size x record size cells: compared in the heat maps per sub-test below (each cell with “All metrics”)
+                        </span>
+                      ) : null}
                       {group.hidden > 0 ? (
                         <span className="results-group-note">
                           {group.hidden} more {group.hidden === 1 ? 'metric' : 'metrics'} with “All metrics”
@@ -183,14 +194,15 @@ function groupRows(comparison: Comparison, showAll: boolean, pendingTests: { id:
   for (const row of comparison.rows) {
     let group = groups.get(row.testId)
     if (!group) {
-      group = { testId: row.testId, title: row.testTitle, rows: [], hidden: 0, pending: pending.has(row.testId) }
+      group = { testId: row.testId, title: row.testTitle, rows: [], hidden: 0, surface: 0, pending: pending.has(row.testId) }
       groups.set(row.testId, group)
     }
     if (showAll || leading.has(row)) group.rows.push(row)
+    else if (isSurfaceRow(row)) group.surface++
     else group.hidden++
   }
   for (const test of pendingTests) {
-    if (!groups.has(test.id)) groups.set(test.id, { testId: test.id, title: test.title, rows: [], hidden: 0, pending: true })
+    if (!groups.has(test.id)) groups.set(test.id, { testId: test.id, title: test.title, rows: [], hidden: 0, surface: 0, pending: true })
   }
   return [...groups.values()]
 }

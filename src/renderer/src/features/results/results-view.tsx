@@ -10,7 +10,7 @@ import { environmentOf } from './environment-fields'
 import { EnvironmentPanel } from './environment-panel'
 import { ExportPanel } from './export-panel'
 import { OverheadTable } from './overhead-table'
-import { IozoneStudyMaps } from '../studies/iozone-heatmap'
+import { StudySections } from '../studies/study-sections'
 import { PreflightFindings, PublishedBanner, RunSummary, VariantFlags } from './run-summary'
 import './results.css'
 
@@ -48,7 +48,7 @@ export function ResultsView({ run, comparison: given, printable = true }: { run:
         <OverheadTable comparison={comparison} />
       </section>
 
-      <IozoneStudyMaps comparison={comparison} />
+      <StudySections run={run} comparison={comparison} />
 
       <DeferredCharts run={run} comparison={comparison} />
 

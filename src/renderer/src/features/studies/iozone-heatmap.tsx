@@ -28,6 +28,22 @@ export function IozoneStudyMaps({ comparison }: { comparison: Comparison }): Rea
   )
 }
 
+/**
+ * The summary lines of every surface (one table per test and variant, a line per sub-test), without
+ * the maps: the PDF's first page, where an iozone run has no other primary figure to sum up.
+ */
+export function IozoneSummaries({ comparison }: { comparison: Comparison }): ReactElement | null {
+  const maps = useMemo(() => surfaceMaps(comparison), [comparison])
+  if (maps.length === 0) return null
+  return (
+    <>
+      {blocksOf(maps).map((block) => (
+        <SummaryTable key={block.key} maps={block.maps} />
+      ))}
+    </>
+  )
+}
+
 /** The maps of one test and variant together (13 sub-tests). */
 function blocksOf(maps: readonly SurfaceMap[]): { key: string; maps: SurfaceMap[] }[] {
   const blocks = new Map<string, SurfaceMap[]>()

@@ -13,7 +13,7 @@ import {
 } from '../../../../../src/main/engine/preflight/evaluate'
 import type { DeviceFacts, PreflightFacts } from '../../../../../src/main/engine/preflight/facts'
 import { parsePreflightOutput } from '../../../../../src/main/engine/preflight/parse'
-import type { Finding } from '../../../../../src/shared/model/run'
+import { FindingSchema, type Finding } from '../../../../../src/shared/model/run'
 
 const FIXTURES = path.resolve(__dirname, '../../../../fixtures/preflight')
 const fromFixture = (name: string): PreflightFacts => parsePreflightOutput(readFileSync(path.join(FIXTURES, name), 'utf8'))
@@ -78,7 +78,7 @@ describe('evaluatePreflight: a target ready to measure', () => {
   it('has no error and no warning, and records the tools it found', () => {
     const findings = run({ targets: [target()] })
     expect(problems(findings)).toEqual([])
-    expect(findings).toEqual([{ severity: 'info', target: 'guest-a', code: 'tool-present', message: 'fio is installed on guest-a at /usr/bin/fio (fio-3.33).' }])
+    expect(findings).toEqual([{ severity: 'info', target: 'guest-a', code: 'tool-present', tool: 'fio', message: 'fio is installed on guest-a at /usr/bin/fio (fio-3.33).' }])
   })
 })
 
@@ -118,6 +118,18 @@ describe('evaluatePreflight: tools', () => {
     const withPassword = only(run({ targets: [target({ facts: facts({ sudo: { present: true, passwordless: false }, tools: { fio: { found: false } } }) })] }), 'tool-missing')
     expect(withPassword.command).toBe('sudo apt-get install -y fio')
     expect(withPassword.fix).toContain("It needs sudo there: give VirtBench guest-a's sudo password in Targets, or run it yourself.")
+  })
+
+  it('names the missing tool by its id in every case (an install offered, none known, no package manager)', () => {
+    const missing = (tool: 'iozone' | 'fio' | 'unixbench', packageManager: 'apt' | 'dnf' | undefined) =>
+      only(run({ targets: [target({ tools: [tool], facts: facts({ packageManager, tools: { [tool]: { found: false } } }) })] }), 'tool-missing')
+    expect(missing('iozone', 'apt')).toMatchObject({ tool: 'iozone', command: 'sudo apt-get install -y iozone3' })
+    expect(missing('iozone', 'dnf')).toMatchObject({ tool: 'iozone', message: 'IOzone is not installed on guest-a, and dnf has no package for it.' })
+    expect(missing('fio', undefined)).toMatchObject({ tool: 'fio', message: 'fio is not installed on guest-a.' })
+    expect(missing('unixbench', 'apt').tool).toBe('unixbench')
+    // and the finding stays a valid one of the run document
+    expect(FindingSchema.parse(missing('iozone', 'dnf')).tool).toBe('iozone')
+    expect(() => FindingSchema.parse({ ...missing('fio', undefined), tool: 'nope' })).toThrow()
   })
 
   it('builds UnixBench from source after its build dependencies', () => {

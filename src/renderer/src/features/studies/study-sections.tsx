@@ -1,0 +1,26 @@
+import type { ReactElement } from 'react'
+import type { Comparison } from '../../../../shared/model/comparison'
+import type { RunDocument } from '../../../../shared/model/run'
+import { DiskActivityStudy } from './disk-activity-study'
+import { JobFiles } from './job-files'
+import { NetworkStudyTables } from './network-study'
+import { IozoneStudyMaps } from './iozone-heatmap'
+import { StudyMultiples } from './study-multiples'
+
+/**
+ * The studies' own tables in the results, beside the overhead table: study 003's multiples, study
+ * 000's iozone maps, study 004's guest and host disk activity, study 001's network grid and path
+ * table, and the fio job files as run. Each
+ * shows only when the run has what it needs.
+ */
+export function StudySections({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
+  return (
+    <>
+      <StudyMultiples run={run} comparison={comparison} />
+      <IozoneStudyMaps comparison={comparison} />
+      <DiskActivityStudy run={run} />
+      <NetworkStudyTables run={run} />
+      <JobFiles run={run} />
+    </>
+  )
+}
