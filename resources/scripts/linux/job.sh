@@ -195,8 +195,8 @@ prepare() {
 
 # Starts the job in its own session; $launched is its process id (setsid runs it in place: a
 # background child is no process group leader). The subshell that starts it ends at once, so the
-# job is nobody's child here, and a dropped connection, which ends this shell and its children,
-# leaves it running.
+# job is nobody's child here (no descendant of the SSH session that a dropped connection, or
+# whoever ends that session's processes, ends with it), and a job that dies leaves no zombie here.
 launch() {
   # its folder is on its command line only so that ps shows whose job it is
   launched=$(cd "$1" || exit 70; $detach sh "$self" job-main "$2" "$1" "${3:-1}" >/dev/null 2>&1 </dev/null & echo $!)

@@ -281,11 +281,12 @@ export class RunEngine {
   private async prepareTarget(target: EngineTarget): Promise<TargetState> {
     this.stage(`Connecting to ${target.name}`, target.name)
     const session = await this.deps.session(target.name)
+    // the scripts' check first: a new session folds its platform probe into it (one round trip for both)
+    const { remoteDir } = await session.ensureScripts(this.deps.scriptsDir)
     const facts = await session.facts()
     if (facts.shell !== 'posix') {
       throw new Error(`${target.name} runs ${facts.system}: the engine runs jobs on Linux and other POSIX targets for now`)
     }
-    const { remoteDir } = await session.ensureScripts(this.deps.scriptsDir)
     const storage = this.run.plan.storage
     const root = workRootOf(storage, facts.homeDir)
     const runDir = runDirOf(root, this.run.id, target.name)
@@ -359,6 +360,8 @@ export class RunEngine {
         }
         this.stage(step.message)
         this.folder.update((doc) => insertRound(doc, testId, round))
+        // the round's jobs in run.json before any of them ends (the journal then names jobs it has)
+        await this.folder.flush()
         this.filesLastUsed = this.lastUseOfFiles(this.run.jobs.filter((j) => j.status === 'queued'))
         await this.makeJobDirsAhead(round)
         this.emit({ type: 'jobs-added', runId: this.run.id, jobIds: round.map((j) => j.id) })
@@ -435,7 +438,8 @@ export class RunEngine {
     } finally {
       clearInterval(ticker)
     }
-    this.folder.update(() => (job.endedAt = new Date().toISOString()))
+    // durable before the run moves on: a crash from here keeps the job
+    await this.folder.endJob(job, () => (job.endedAt = new Date().toISOString()))
     this.emit({
       type: 'job-finished',
       runId,

@@ -38,10 +38,12 @@ import {
 } from './remote-command'
 import {
   ensureBundle,
+  mismatches,
   parseSha256sum,
   readScriptBundle,
   SftpFiles,
   type EnsuredDir,
+  type ScriptBundle,
   type ScriptStore
 } from './upload'
 import {
@@ -266,10 +268,20 @@ export class SshSession implements Session {
   // ---- exec --------------------------------------------------------------------------------
 
   exec(command: RemoteCommand | string, opts: ExecOptions = {}): Promise<ExecResult> {
-    return tracked(this.inFlight, this.execInner(command, opts))
+    return tracked(this.inFlight, this.execInner(command, opts) as Promise<ExecResult>)
   }
 
-  private async execInner(command: RemoteCommand | string, opts: ExecOptions): Promise<ExecResult> {
+  /**
+   * Runs a POSIX script as the session's first command, with the platform probe folded into it;
+   * undefined, with nothing run, when the platform is known already or the target has no POSIX
+   * shell (then the probe has run on its own).
+   */
+  private execFirstIfPosix(script: string): Promise<ExecResult | undefined> {
+    if (this.platform !== undefined) return Promise.resolve(undefined)
+    return tracked(this.inFlight, this.execInner({ script }, { capture: PROBE_CAPTURE }, true))
+  }
+
+  private async execInner(command: RemoteCommand | string, opts: ExecOptions, posixFirstOnly = false): Promise<ExecResult | undefined> {
     this.assertAccepting()
     validateEnv(opts.env, this.label)
     const started = performance.now()
@@ -281,8 +293,9 @@ export class SshSession implements Session {
     if (this.platform === undefined && !opts.sudo) {
       const probing = await this.execProbing(command, opts, { stdout, stderr, cancelledEarly })
       // undefined: it did not start (no POSIX shell as expected); the probe on its own tells what runs there
-      if (probing) return probing
+      if (probing || posixFirstOnly) return probing
     }
+    if (posixFirstOnly) return undefined
     const platform = await this.detectPlatform()
     const sudo = opts.sudo ? await this.effectiveSudo(opts.sudo, platform) : false
     const line =
@@ -687,7 +700,7 @@ export class SshSession implements Session {
     let first = false
     if (!pending) {
       first = true
-      pending = this.detectPlatform().then((p) => ensureBundle(this.scriptStore(p), bundle))
+      pending = this.scriptsInPlace(bundle).then(async (found) => found ?? ensureBundle(this.scriptStore(await this.detectPlatform()), bundle))
       this.ensured.set(bundle.hash, pending)
       pending.catch(() => this.ensured.delete(bundle.hash))
     }
@@ -790,6 +803,25 @@ export class SshSession implements Session {
     return r.stdout
   }
 
+  /**
+   * For a session whose platform is not known yet: whether the bundle is in place on a POSIX
+   * target, checked in the session's first command with the platform probe folded into it (one
+   * round trip for both; its folder is found from $HOME there, as the probe reads it). Undefined
+   * when it is not known to be there: then ensureBundle checks (and uploads) as always.
+   */
+  private async scriptsInPlace(bundle: ScriptBundle): Promise<EnsuredDir | undefined> {
+    const dir = this.workRootOption !== undefined ? quoteSh(`${this.workRootOption}/${bundle.hash}`) : `"$HOME"/.cache/virtbench/${quoteSh(bundle.hash)}`
+    const names = bundle.files.map((f) => f.name)
+    const result = await this.execFirstIfPosix(posixHashScript(dir, names))
+    if (result?.exitCode !== 0) return undefined
+    const platform = await this.detectPlatform()
+    const out = (result.stdout ?? Buffer.alloc(0)).toString('utf8')
+    if (platform.shell !== 'posix' || out.startsWith('vb-missing')) return undefined
+    if (mismatches(bundle, parseSha256sum(out)).length > 0) return undefined
+    const store = this.scriptStore(platform)
+    return { remoteDir: store.join(await store.workRoot(), bundle.hash), uploaded: false }
+  }
+
   private scriptStore(platform: Platform): ScriptStore {
     return platform.shell === 'posix' ? this.posixStore(platform) : this.windowsStore(platform)
   }
@@ -801,14 +833,7 @@ export class SshSession implements Session {
       workRoot: () => Promise.resolve(root),
       join: (dir, rel) => `${dir}/${rel}`,
       hashFiles: async (dir, names) => {
-        const out = await this.mustScript(
-          [
-            `cd -- ${quoteSh(dir)} 2>/dev/null || { echo vb-missing; exit 0; }`,
-            `for f in ${names.map(quoteSh).join(' ')}; do [ -f "$f" ] && [ -x "$f" ] && sha256sum -- "$f"; done`,
-            'exit 0'
-          ].join('\n'),
-          `checking ${dir}`
-        )
+        const out = await this.mustScript(posixHashScript(quoteSh(dir), names), `checking ${dir}`)
         return out.startsWith('vb-missing') ? 'missing' : parseSha256sum(out)
       },
       makeDirs: async (dir, subdirs) => {
@@ -895,4 +920,13 @@ function describeEnd(out: RawOutput): string {
   const how = out.end.signal ? `signal ${out.end.signal}` : `exit ${out.end.exitCode}`
   const err = out.stderr.trim().split('\n')[0]
   return err ? `${how}: ${err.slice(0, 200)}` : how
+}
+
+/** sha256sum of each of `names` in `dir` (a shell word: quoted, or with $HOME) that is an executable file; "vb-missing" when there is no `dir`. */
+function posixHashScript(dir: string, names: readonly string[]): string {
+  return [
+    `cd -- ${dir} 2>/dev/null || { echo vb-missing; exit 0; }`,
+    `for f in ${names.map(quoteSh).join(' ')}; do [ -f "$f" ] && [ -x "$f" ] && sha256sum -- "$f"; done`,
+    'exit 0'
+  ].join('\n')
 }

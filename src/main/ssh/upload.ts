@@ -112,7 +112,7 @@ export interface ScriptStore {
   removeDirIfEmpty(dir: string): Promise<void>
 }
 
-function mismatches(bundle: ScriptBundle, hashes: Map<string, string> | 'missing'): ScriptFile[] {
+export function mismatches(bundle: ScriptBundle, hashes: Map<string, string> | 'missing'): ScriptFile[] {
   if (hashes === 'missing') return bundle.files
   return bundle.files.filter((f) => hashes.get(f.name) !== f.sha256)
 }

@@ -1,23 +1,37 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
-import { RUN_KIND, RunDocumentSchema, summarizeRun, type RunDocument, type RunSummary } from '../../shared/model/run'
+import { RUN_KIND, RunDocumentSchema, summarizeRun, type Job, type RunDocument, type RunSummary } from '../../shared/model/run'
 import { writeFileAtomic } from '../fs/atomic-file'
 
 /**
  * A run on disk: `<dir>/run.json` (the run document) and `<dir>/raw/` (every step's stdout and
  * stderr exactly as the target sent them). The document is rewritten atomically (temp file,
- * fsync, rename) as the run goes: at most one write at a time, and one more queued behind it
- * holding the newest state, so a crash keeps every job that had ended before the last write began.
+ * fsync, rename) as the run goes, at most once a second while it changes (FULL_WRITE_EVERY_MS:
+ * a long run's document is megabytes, and rewriting it at every change cost more than the jobs),
+ * at most one write at a time. A job that ends is made durable at once, and cheaply: its record
+ * is appended to `<dir>/jobs.journal` (one JSON line, fsynced) before the run moves on, and
+ * reading the run (readRun) lays the journal's records over run.json's. So a crash keeps every job
+ * that had ended; the journal is emptied once run.json holds what it held, and removed at the end.
  */
 
 export const RUN_FILE = 'run.json'
 export const RAW_DIR = 'raw'
+/** The records of the jobs that ended since run.json was last written, one JSON line each. */
+export const JOURNAL_FILE = 'jobs.journal'
 const LOCK_FILE = '.lock'
+/** While a run goes, run.json is rewritten at most this often; a job's end is in the journal meanwhile. */
+export const FULL_WRITE_EVERY_MS = 1000
 
 export class RunFolder {
   private writing: Promise<void> | undefined
   private queued = false
   private lastError: unknown
+  private timer: NodeJS.Timeout | undefined
+  private lastWriteAt = 0
+  /** Appends and truncations of the journal, one after the other. */
+  private journal: Promise<void> = Promise.resolve()
+  /** Records appended to the journal (asked for) so far, and how many of them run.json held when last written. */
+  private appended = 0
 
   constructor(
     readonly dir: string,
@@ -38,28 +52,63 @@ export class RunFolder {
     return folder
   }
 
-  /** Opens an existing run folder to continue it (resume, retry). */
+  /** Opens an existing run folder to continue it (resume, retry); a journal a crash left is folded into run.json first. */
   static async open(dir: string): Promise<RunFolder> {
     const doc = await readRun(dir)
     await writeFileAtomic(path.join(dir, LOCK_FILE), String(process.pid))
-    return new RunFolder(dir, doc)
+    const folder = new RunFolder(dir, doc)
+    if (await fs.stat(path.join(dir, JOURNAL_FILE)).then(() => true, () => false)) {
+      await folder.flush()
+      await fs.rm(path.join(dir, JOURNAL_FILE), { force: true })
+    }
+    return folder
   }
 
-  /** Changes the document and schedules a write. */
+  /** Changes the document and schedules a write (within FULL_WRITE_EVERY_MS). */
   update(change: (doc: RunDocument) => void): void {
     change(this.doc)
     this.doc.updatedAt = new Date().toISOString()
-    void this.schedule()
+    this.scheduleSoon()
+  }
+
+  /**
+   * Changes the document as `update` does, for a job that has ended with this change: its record
+   * is in the journal, fsynced, when this resolves (a crash from then on keeps it).
+   */
+  async endJob(job: Job, change: () => void): Promise<void> {
+    this.update(change)
+    const line = `${JSON.stringify(job)}\n`
+    this.appended++
+    const appended = this.journal.then(() => appendDurably(path.join(this.dir, JOURNAL_FILE), line))
+    this.journal = appended.catch(() => undefined)
+    try {
+      await appended
+    } catch {
+      // the journal cannot be written (a full disk): the document itself, as before it
+      await this.flush().catch(() => undefined)
+    }
   }
 
   /** Writes the newest state now (after any write under way) and waits for it. */
   async flush(): Promise<void> {
+    clearTimeout(this.timer)
+    this.timer = undefined
     await this.schedule()
     if (this.lastError) {
       const error = this.lastError
       this.lastError = undefined
       throw error
     }
+  }
+
+  /** A write at most FULL_WRITE_EVERY_MS after the last one began (one timer for all the changes meanwhile). */
+  private scheduleSoon(): void {
+    if (this.timer) return
+    const wait = Math.max(0, this.lastWriteAt + FULL_WRITE_EVERY_MS - Date.now())
+    this.timer = setTimeout(() => {
+      this.timer = undefined
+      void this.schedule()
+    }, wait)
   }
 
   private schedule(): Promise<void> {
@@ -71,8 +120,12 @@ export class RunFolder {
     this.writing = (async () => {
       do {
         this.queued = false
+        this.lastWriteAt = Date.now()
+        // the journal's records asked for so far are in the document serialized now
+        const held = this.appended
         try {
           await writeRunFile(this.dir, this.doc)
+          this.emptyJournalIfHeld(held)
         } catch (error) {
           this.lastError = error
         }
@@ -80,6 +133,14 @@ export class RunFolder {
       this.writing = undefined
     })()
     return this.writing
+  }
+
+  /** Empties the journal when run.json now holds every record in it (none was asked for since `held`). */
+  private emptyJournalIfHeld(held: number): void {
+    this.journal = this.journal.then(async () => {
+      if (this.appended !== held) return
+      await fs.truncate(path.join(this.dir, JOURNAL_FILE), 0).catch(() => undefined)
+    })
   }
 
   /** Keeps one raw output; returns its path relative to the run folder. */
@@ -95,10 +156,23 @@ export class RunFolder {
     return RawFile.open(path.join(this.dir, rel), rel)
   }
 
-  /** Ends the run: the last write, and the lock is removed. */
+  /** Ends the run: the last write, the journal and the lock are removed. */
   async close(): Promise<void> {
     await this.flush()
+    await this.journal
+    await fs.rm(path.join(this.dir, JOURNAL_FILE), { force: true })
     await fs.rm(path.join(this.dir, LOCK_FILE), { force: true })
+  }
+}
+
+/** Appends `line` to `file` and fsyncs it. */
+async function appendDurably(file: string, line: string): Promise<void> {
+  const handle = await fs.open(file, 'a', 0o600)
+  try {
+    await handle.writeFile(line, 'utf8')
+    await handle.datasync()
+  } finally {
+    await handle.close()
   }
 }
 
@@ -159,19 +233,46 @@ export class RunFileError extends Error {
   override readonly name = 'RunFileError'
 }
 
-/** Reads and checks a run document. */
+/** Reads and checks a run document, with the records of the jobs that ended since it was written (its journal) laid over it. */
 export async function readRun(dir: string): Promise<RunDocument> {
   const file = path.join(dir, RUN_FILE)
+  // the journal first: a write of run.json in between only makes the document newer than its records
+  const journal = await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')
   let text: string
   try {
     text = await fs.readFile(file, 'utf8')
   } catch (error) {
     throw new RunFileError(`cannot read ${file}: ${(error as Error).message}`)
   }
-  return parseRunDocument(text, file)
+  return parseRunDocument(text, file, journal)
 }
 
-export function parseRunDocument(text: string, where: string): RunDocument {
+/**
+ * Lays a journal's job records over the jobs of a parsed run.json: a record replaces the job of
+ * its id when it is a later attempt, or the same attempt that the document has not seen end. A
+ * line cut short by a crash is left out.
+ */
+function applyJournal(json: { jobs?: unknown }, journal: string): void {
+  if (journal === '' || !Array.isArray(json.jobs)) return
+  const jobs = json.jobs as Partial<Job>[]
+  for (const line of journal.split('\n')) {
+    let record: Partial<Job>
+    try {
+      record = JSON.parse(line) as Partial<Job>
+    } catch {
+      continue
+    }
+    if (typeof record !== 'object' || record === null || typeof record.id !== 'string') continue
+    const at = jobs.findIndex((j) => j.id === record.id)
+    const known = jobs[at]
+    if (!known) jobs.push(record)
+    else if ((record.attempts ?? 0) > (known.attempts ?? 0) || ((record.attempts ?? 0) === (known.attempts ?? 0) && (known.status === 'running' || known.status === 'queued'))) {
+      jobs[at] = record
+    }
+  }
+}
+
+export function parseRunDocument(text: string, where: string, journal = ''): RunDocument {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -181,6 +282,7 @@ export function parseRunDocument(text: string, where: string): RunDocument {
   if (typeof json !== 'object' || json === null || (json as { kind?: unknown }).kind !== RUN_KIND) {
     throw new RunFileError(`${where} is not a VirtBench run document (its "kind" is not "${RUN_KIND}")`)
   }
+  applyJournal(json as { jobs?: unknown }, journal)
   const checked = RunDocumentSchema.safeParse(json)
   if (!checked.success) {
     const first = checked.error.issues[0]
@@ -223,6 +325,8 @@ export async function markIfInterrupted(dir: string, read: RunDocument): Promise
     }
   }
   await writeRunFile(dir, doc)
+  // run.json now holds what the journal held
+  await fs.rm(path.join(dir, JOURNAL_FILE), { force: true })
   return doc
 }
 

@@ -70,6 +70,33 @@ describe('the platform probe folded into the first command', () => {
     }
   })
 
+  it("checks a session's scripts in its first command: one channel for the probe and the check when they are in place", async () => {
+    const user = createThrowawayUser()
+    const own = await startSshd({ extraConfig: user.sshdConfig })
+    user.authorize(own)
+    const scripts = path.resolve(__dirname, '../../../resources/scripts')
+    try {
+      const first = countingSession(own, user.name)
+      const put = await first.session.ensureScripts(scripts).finally(() => first.session.close())
+      expect(put.uploaded).toBe(true)
+      const { session, commands } = countingSession(own, user.name)
+      try {
+        const found = await session.ensureScripts(scripts)
+        expect(found).toMatchObject({ remoteDir: put.remoteDir, uploaded: false, hash: put.hash })
+        expect(found.remoteDir).toBe(`${user.home}/.cache/virtbench/${put.hash}`)
+        expect(commands).toHaveLength(1)
+        expect(commands[0]).toContain('uname')
+        expect(await session.facts()).toMatchObject({ shell: 'posix', homeDir: user.home })
+        expect(commands).toHaveLength(1)
+      } finally {
+        await session.close()
+      }
+    } finally {
+      await own.stop()
+      user.remove()
+    }
+  })
+
   describe('a first command that does not start', () => {
     let noisy: SshdServer
     let user: ThrowawayUser
