@@ -32,7 +32,8 @@
 #                             stops every job of RUN/.jobs/ that still runs (a run resumed after
 #                             VirtBench itself was killed); prints each stopped job's folder
 #   job.sh sweep ROOT KEEP    removes ROOT/vb-*/ directories of runs other than KEEP whose jobs
-#                             have all ended (marked by a .virtbench-run file); prints each removed
+#                             have all ended (marked by a .virtbench-run file) and whose marker
+#                             is older than FRESH_MINUTES; prints each removed
 #
 # DIR holds: cmd.sh (the job), pgid, started (its time of change is the job's start), stdout,
 # stderr, status (the exit code or "timeout"), times (the job's CPU time), ended (a FIFO), and
@@ -188,6 +189,10 @@ prepare() {
     rm -f "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/cpu-before" "$dir/cpu-after"
     break
   done
+  # the run is alive: its marker's time of change is its last job's start (builtins: nothing
+  # started), so another run's sweep leaves its folder alone between two jobs
+  marker=${dir%/.jobs/*}/.virtbench-run
+  if [ -f "$marker" ]; then { read -r owner <"$marker" && printf '%s\n' "$owner" >"$marker"; } 2>/dev/null; fi
   # the job is the session leader (its pid is its process group)
   detach=setsid
   command -v setsid >/dev/null 2>&1 || detach=nohup
@@ -428,6 +433,11 @@ stopall() {
   exit 0
 }
 
+# A run's folder is a leftover when none of its jobs runs and its marker has not changed for
+# FRESH_MINUTES: a live run rewrites it at its start and at each job's start (prepare), so a run
+# between two jobs (or another VirtBench's run on the same machine) keeps its folder; a crashed
+# run's is removed by the first run after that.
+FRESH_MINUTES=120
 sweep() {
   root=$1 keep=$2
   for marker in "$root"/vb-*/.virtbench-run; do
@@ -435,6 +445,7 @@ sweep() {
     run=$(dirname "$marker")
     # this run's own folders (one per target: two targets on one machine never share one)
     case $(basename "$run") in "vb-$keep" | "vb-$keep-"*) continue ;; esac
+    [ -n "$(find "$marker" -mmin "-$FRESH_MINUTES" 2>/dev/null)" ] && continue
     busy=0
     for job in "$run"/.jobs/*/; do
       [ -d "$job" ] || continue
