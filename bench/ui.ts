@@ -1,10 +1,12 @@
 /**
  * The desktop UI end to end, in headless Chromium against `virtbench serve` (both started here):
  *
- *   npx tsx bench/ui.ts [--screenshots] [--results]   (npm run bench:ui; needs the built app: npm run build)
+ *   npx tsx bench/ui.ts [--screenshots] [--results] [--renderer-dir DIR]   (npm run bench:ui; needs the built app: npm run build)
  *
  * --screenshots saves what the window shows after each part in test-results/bench-ui-*.png.
  * --results runs part (a) alone (no sshd, no live run).
+ * --renderer-dir DIR serves another build of the renderer (serve's own option): two builds, say
+ *     before and after a change, measured one after the other at the same load.
  *
  * (a) Results: a run of a baseline and 20 variants x 30 metrics, 3 repetitions each (a synthetic
  *     but schema-valid document with its metric definitions, bench/ui-fixtures.ts, written into
@@ -59,6 +61,8 @@ const RESULTS_GOAL_MS = 200
 const TASK_GOAL_MS = 100
 /** --results: only part (a), no sshd, no live run. */
 const RESULTS_ONLY = process.argv.includes('--results')
+/** --renderer-dir DIR: the renderer build serve shows (its default: the one in out/). */
+const RENDERER_ARG = ((at) => (at >= 0 ? process.argv[at + 1] : undefined))(process.argv.indexOf('--renderer-dir'))
 const FPS_GOAL = 55
 const LINES_GOAL = 1000
 const WINDOW_MS = 5000
@@ -509,7 +513,8 @@ async function main(): Promise<void> {
   try {
     const lab = RESULTS_ONLY ? undefined : await startLab(later)
 
-    const serve = await startServe()
+    if (process.argv.includes('--renderer-dir') && !RENDERER_ARG) throw new Error('--renderer-dir needs a folder: the built renderer to serve (out/renderer by default)')
+    const serve = await startServe(RENDERER_ARG ? ['--renderer-dir', path.resolve(RENDERER_ARG)] : [])
     later('virtbench serve', async () => {
       const code = await serve.stop()
       if (code !== 0) console.error(`virtbench serve exited with ${code}:\n${serve.stderr().slice(-2000)}`)
@@ -533,7 +538,9 @@ async function main(): Promise<void> {
     await session.page.goto(serve.url)
     // (polled from here: waitForFunction would eval() in the page, which the app's CSP refuses)
     await until('the page to connect', () => session.page.evaluate<boolean>(`document.body.textContent.includes('Connected to virtbench serve')`), 15_000)
-    console.log(`Chromium ${session.browser.version()} (headless, --disable-gpu, 1280x800) against virtbench serve, ${os.cpus().length} CPUs\n`)
+    console.log(
+      `Chromium ${session.browser.version()} (headless, --disable-gpu, 1280x800) against virtbench serve${RENDERER_ARG ? ` showing ${RENDERER_ARG}` : ''}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}\n`
+    )
 
     const resultsOk = await benchResults(serve, session)
     let liveOk = true

@@ -47,7 +47,7 @@ describe('the results and the run history lay out in a 1280 x 800 window', () =>
     await page.getByRole('main').evaluate((m) => (m.scrollTop = m.scrollHeight))
     await page.getByRole('button', { name: RUN_NAME, exact: true }).click()
     await page.getByRole('heading', { name: 'Charts' }).waitFor()
-    await page.locator('.recharts-surface').first().waitFor()
+    await page.locator('.charts-static-svg').first().waitFor()
     expect(await page.getByRole('main').evaluate((m) => m.scrollTop)).toBe(0)
     // hidden chart tables are clipped inside the page: the document is the window, nothing more
     const sizes = await page.evaluate(() => ({ doc: document.documentElement.scrollHeight, body: document.body.scrollHeight, win: window.innerHeight }))

@@ -32,6 +32,8 @@ export interface PrintResult {
   rendered: ReportRendered
   /** Where the time went, in milliseconds (npm run bench:report prints them); the app's window does not say. */
   timings?: PrintTimings
+  /** The drawn page as static HTML (PrinterOptions.snapshot). */
+  snapshot?: string
 }
 
 export interface PrintTimings {
@@ -197,6 +199,11 @@ export interface PrinterOptions {
   rendererDir: string
   /** For print(): the page loaded (when it is not yet), drawn and printed (default 120 s). */
   timeoutMs?: number
+  /**
+   * Also return the drawn page as static HTML: its DOM and styles, no scripts (npm run
+   * bench:report prints it with Chromium alone, the peer a report of that size is measured against).
+   */
+  snapshot?: boolean
 }
 
 /** A browser with the report page loaded, waiting for the run to draw and print. */
@@ -225,7 +232,7 @@ export function startChromiumPrinter(options: PrinterOptions): ChromiumPrinter {
   return {
     print: (input) =>
       withTimeout(
-        Promise.race([Promise.all([launched, loaded]).then(([b, page]) => drawAndPrint(b.connection, page, input)), exited]),
+        Promise.race([Promise.all([launched, loaded]).then(([b, page]) => drawAndPrint(b.connection, page, input, options.snapshot === true)), exited]),
         options.timeoutMs ?? 120_000,
         'Printing the report'
       ),
@@ -298,7 +305,20 @@ async function openReportPage(connection: PipeConnection, url: string, spawned: 
   return { sessionId, spawned, attached, loaded: performance.now() }
 }
 
-async function drawAndPrint(connection: PipeConnection, page: ReportPage, input: ReportInput): Promise<PrintResult> {
+/**
+ * The page as drawn, as a static document: no scripts, no CSP (the constructed stylesheet of the
+ * paper size becomes a <style>, which the app's CSP would refuse), asset URLs as they were.
+ */
+const SNAPSHOT = `(() => {
+  const root = document.documentElement.cloneNode(true)
+  for (const el of root.querySelectorAll('script, link[rel=modulepreload], meta[http-equiv]')) el.remove()
+  const style = document.createElement('style')
+  style.textContent = document.adoptedStyleSheets.map((s) => [...s.cssRules].map((r) => r.cssText).join('\\n')).join('\\n')
+  root.querySelector('head').append(style)
+  return '<!doctype html>' + root.outerHTML
+})()`
+
+async function drawAndPrint(connection: PipeConnection, page: ReportPage, input: ReportInput, snapshot: boolean): Promise<PrintResult> {
   const { sessionId } = page
   // the run is drawn from here (a page that loaded before the run was read has waited for it)
   const load = performance.now()
@@ -329,9 +349,11 @@ async function drawAndPrint(connection: PipeConnection, page: ReportPage, input:
     sessionId
   )) as { data: string }
   const printed = performance.now()
+  const html = snapshot ? ((await connection.send('Runtime.evaluate', { expression: SNAPSHOT, returnByValue: true }, sessionId)) as { result?: { value?: string } }).result?.value : undefined
   return {
     pdf: Buffer.from(data, 'base64'),
     rendered,
-    timings: { browser: page.attached - page.spawned, load: page.loaded - page.attached, render: drawn - load, print: printed - drawn }
+    timings: { browser: page.attached - page.spawned, load: page.loaded - page.attached, render: drawn - load, print: printed - drawn },
+    ...(html !== undefined ? { snapshot: html } : {})
   }
 }

@@ -107,9 +107,9 @@ describe('RelativeChart', () => {
       ['mbw mbw · Plain loop copy bandwidth', '93.2 %', '46.2 % to 179.8 %', "can't tell", 'noisy'],
       ['mbw mbw · Block memcpy bandwidth', '110.3 %', '92.1 % to 136.6 %', "can't tell", 'none']
     ])
-    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(8)
-    expect(container.querySelectorAll('.recharts-reference-line')).toHaveLength(1)
-    expect(container.querySelectorAll('.recharts-errorBar').length).toBeGreaterThanOrEqual(8)
+    expect(container.querySelectorAll('.charts-relative-bar')).toHaveLength(8)
+    expect(container.querySelectorAll('.charts-reference-line')).toHaveLength(1)
+    expect(container.querySelectorAll('.charts-whisker').length).toBeGreaterThanOrEqual(8)
     expect(within(figure).getByText(`${GUEST} relative to host: 8 inconclusive of 8.`)).toBeTruthy()
     // the bar labels carry the verdict in text, and no arrow where the data cannot tell
     expect(container.textContent).toContain("103 % ≈ can't tell")
@@ -156,7 +156,7 @@ describe('RelativeChart', () => {
     const rows = tableRows(screen.getByRole('table'))
     expect(rows).toHaveLength(8)
     expect(rows[7]).toEqual(['4 KiB random read · Read IOPS', '—', '—', 'not compared', ''])
-    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(7)
+    expect(container.querySelectorAll('.charts-relative-bar')).toHaveLength(7)
     expect(screen.getByText(`${GUEST} relative to host: 7 inconclusive of 7. 1 without a relative figure.`)).toBeTruthy()
   })
 
@@ -165,7 +165,7 @@ describe('RelativeChart', () => {
     const { container } = render(<RelativeChart comparison={comparison} />)
     await user.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'metric:iperf3|iperf3.received.bandwidth|bit/s|higher')
     expect(tableRows(screen.getByRole('table'))).toEqual([[GUEST, '99.9 %', '77.0 % to 132.2 %', "can't tell", 'none']])
-    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(1)
+    expect(container.querySelectorAll('.charts-relative-bar')).toHaveLength(1)
   })
 
   it('draws a figure without an interval when a side has one repetition', () => {
@@ -177,8 +177,8 @@ describe('RelativeChart', () => {
     // both sides' one mean round trip read 19 µs: the same value, so the same
     expect(rows.find((r) => r[0] === 'ping ping · Average round trip')).toEqual(['ping ping · Average round trip', '100.0 %', '—', 'same', 'none'])
     expect(screen.getByText(`${GUEST} relative to host: 1 same, 7 inconclusive of 8.`)).toBeTruthy()
-    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(8)
-    expect(container.querySelectorAll('.recharts-errorBar')).toHaveLength(0)
+    expect(container.querySelectorAll('.charts-relative-bar')).toHaveLength(8)
+    expect(container.querySelectorAll('.charts-whisker')).toHaveLength(0)
   })
 })
 
@@ -192,8 +192,13 @@ describe('LatencyChart', () => {
     expect(rows).toHaveLength(8)
     expect(rows[7]).toEqual(['ping ping · Average round trip', '19.0 µs', '19.0 µs'])
     expect(rows[0]).toEqual(['4 KiB random read · Read completion latency p50', '45.8 µs', '44.8 µs'])
-    expect(container.querySelectorAll('.recharts-scatter')).toHaveLength(2)
-    expect(container.querySelectorAll('.recharts-scatter-symbol')).toHaveLength(16)
+    // drawn as plain SVG (latency-plot.tsx): a group of markers per target, one per latency, each named on hover
+    expect(container.querySelectorAll('.charts-latency-series')).toHaveLength(2)
+    expect(container.querySelectorAll('.charts-latency-marker')).toHaveLength(16)
+    // the whisker's ends are the lowest and the highest of the repetitions the table lists
+    expect(within(table).getByText('45.8 µs').getAttribute('title')).toBe('3 repetitions: 45.8 µs, 46.3 µs, 42.8 µs')
+    expect(container.querySelector('.charts-latency-series title')?.textContent).toBe('host, 4 KiB random read · Read completion latency p50: 45.8 µs (repetitions 42.8 µs to 46.3 µs)')
+    expect(within(section).getByRole('list', { name: 'Targets' }).textContent).toBe(`host${GUEST}`)
   })
 })
 

@@ -30,7 +30,7 @@ describe('GroupedBarsGrid (small multiples)', () => {
       'Latency: 200 x 512 B O_DIRECT writes · Mean latency (dd.lat.mean)'
     ])
     // one bar per target in each chart, and one legend naming the targets once
-    expect(container.querySelectorAll('.charts-multiple .recharts-bar-rectangle')).toHaveLength(6)
+    expect(container.querySelectorAll('.charts-multiple .charts-bar')).toHaveLength(6)
     expect(within(within(card).getByRole('list', { name: 'Targets' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['host', GUEST])
     const table = within(card).getByRole('table', { name: /Storage: primary metrics/ })
     expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Metric', 'host', GUEST])

@@ -3,8 +3,9 @@
  * the same in any viewer (every colour, dash and font written as a literal attribute, the title
  * and the legend drawn in it, the hatch patterns copied in), and a PNG rendered from that SVG.
  *
- * Reads the live card: recharts' <svg class="recharts-surface"> with its HTML legend, or the HTML
- * heat table of the network matrix and iozone charts. Colours come from getComputedStyle with the
+ * Reads the live card: recharts' <svg class="recharts-surface"> with its HTML legend, a plot drawn
+ * as plain SVG with its figures' names in HTML beside it (latency-plot.tsx) and the card's legend
+ * list, or the HTML heat table of the network matrix and iozone charts. Colours come from getComputedStyle with the
  * card switched to the light scheme while it is read, so a dark screen still gives a light image.
  */
 
@@ -87,11 +88,7 @@ interface Block {
 function buildSvg(card: HTMLElement, options: ChartSvgOptions): string {
   const ctx = readingContext(card)
   const multiples = card.querySelector<HTMLElement>('.charts-multiples')
-  const blocks = multiples
-    ? multiplesBlocks(card, multiples, ctx)
-    : [...card.querySelectorAll<HTMLElement>('.recharts-wrapper, table.charts-heat')].map((el) =>
-        el.localName === 'table' ? heatTableBlock(el as HTMLTableElement, ctx) : rechartsBlock(el, ctx)
-      )
+  const blocks = multiples ? multiplesBlocks(card, multiples, ctx) : plotBlocks(card, ctx)
   const drawn = blocks.filter((b): b is Block => b !== undefined)
   if (drawn.length === 0) throw new Error(`"${options.title}" has no chart drawn yet, so there is nothing to save.`)
 
@@ -598,6 +595,45 @@ function referencedDefs(ctx: ReadingContext): string {
   }
 }
 
+/** The card's plots in order (recharts charts, plain SVG plots, heat tables), under the card's own legend list when it has one. */
+function plotBlocks(card: HTMLElement, ctx: ReadingContext): (Block | undefined)[] {
+  const plots = [...card.querySelectorAll<HTMLElement>('.recharts-wrapper, .charts-static, table.charts-heat')].map((el) =>
+    el.localName === 'table' ? heatTableBlock(el as HTMLTableElement, ctx) : el.classList.contains('charts-static') ? staticBlock(el, ctx) : rechartsBlock(el, ctx)
+  )
+  const legendList = card.querySelector<HTMLElement>('.charts-static-legend')
+  const width = Math.max(0, ...plots.map((b) => b?.width ?? 0))
+  return legendList && width > 0 ? [legendBlock(legendList, width, ctx), ...plots] : plots
+}
+
+// ---------------------------------------------------------------------------------------------
+// A plot drawn as plain SVG: its marks, and the figures' names beside them
+
+function staticBlock(plot: HTMLElement, ctx: ReadingContext): Block | undefined {
+  const surface = plot.querySelector<SVGSVGElement>(':scope > svg.charts-static-svg')
+  const box = surface ? viewBoxOf(surface) : undefined
+  if (!surface || !box) return undefined
+  const labels = [...plot.querySelectorAll<HTMLElement>(':scope > .charts-static-label')]
+  return {
+    width: box.width,
+    height: box.height,
+    draw(x, y) {
+      const marks = convert(surface, ctx.base.style, ctx.base.out, ctx, { x, y, width: box.width, height: box.height })
+      return marks + labels.map((label) => staticLabel(label, x, y, ctx)).join('')
+    }
+  }
+}
+
+/** A name in its box beside the plot (placed by its style), right-aligned and wrapped as on screen, centred on its row. */
+function staticLabel(label: HTMLElement, x0: number, y0: number, ctx: ReadingContext): string {
+  const at = (prop: 'left' | 'top' | 'width' | 'height'): number => parseFloat(label.style[prop]) || 0
+  const size = Number(lengthOf(ctx.inherited(label, 'font-size') ?? '12px') ?? 12)
+  const colour = ctx.colour(label, ctx.inherited(label, 'color') ?? MUTED_COLOUR)
+  const lines = wrapText(visibleText(label), at('width'), size, 400, ctx.measure)
+  const lineHeight = size * 1.2
+  const first = y0 + at('top') + at('height') / 2 - ((lines.length - 1) * lineHeight) / 2 + size * 0.35
+  return lines.map((line, i) => textEl(line, x0 + at('left') + at('width'), first + i * lineHeight, { size, colour, anchor: 'end' })).join('')
+}
+
 // ---------------------------------------------------------------------------------------------
 // A recharts chart: its surface and its legend
 
@@ -715,7 +751,9 @@ function iconSvg(icon: SVGSVGElement, x: number, y: number, size: number, ctx: R
 const MULTIPLES_COLUMNS = 3
 
 function multiplesBlocks(card: HTMLElement, grid: HTMLElement, ctx: ReadingContext): (Block | undefined)[] {
-  const charts = [...grid.querySelectorAll<HTMLElement>('.recharts-wrapper')].map((el) => rechartsBlock(el, ctx)).filter((b): b is Block => b !== undefined)
+  const charts = [...grid.querySelectorAll<HTMLElement>('.recharts-wrapper, .charts-static')]
+    .map((el) => (el.classList.contains('charts-static') ? staticBlock(el, ctx) : rechartsBlock(el, ctx)))
+    .filter((b): b is Block => b !== undefined)
   if (charts.length === 0) return []
   const columns = Math.min(MULTIPLES_COLUMNS, charts.length)
   const cell = Math.max(...charts.map((b) => b.width))
@@ -738,10 +776,15 @@ function multiplesBlocks(card: HTMLElement, grid: HTMLElement, ctx: ReadingConte
     }
   }
   const legendList = card.querySelector<HTMLElement>('.charts-multiples-legend')
-  const items = legendList ? legendItems(legendList, ctx) : []
-  if (items.length === 0) return [gridBlock]
+  return legendList ? [legendBlock(legendList, width, ctx), gridBlock] : [gridBlock]
+}
+
+/** A card's legend list (one for all its charts) in rows `width` wide; nothing when it names nothing. */
+function legendBlock(list: HTMLElement, width: number, ctx: ReadingContext): Block | undefined {
+  const items = legendItems(list, ctx)
+  if (items.length === 0) return undefined
   const legend = layoutLegend(items, width, ctx)
-  return [{ width, height: legend.height, draw: (x, y) => legend.draw(x, y) }, gridBlock]
+  return { width, height: legend.height, draw: (x, y) => legend.draw(x, y) }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,4 @@
-import { cloneElement, createContext, useContext, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react'
-import { ResponsiveContainer } from 'recharts'
+import { cloneElement, createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react'
 import type { Unit } from '../../../../shared/model/sample'
 import { formatValue } from '../../../../shared/format'
 import { ChartImageMenu } from './chart-image-menu'
@@ -98,7 +97,10 @@ export function ChartFigure({
   height: number
   summary: ReactNode
   table: DataTableProps
-  /** A recharts chart element: sized by its container on screen, by the print width in print. */
+  /**
+   * The chart: a recharts chart or a plain SVG plot (latency-plot.tsx), given its box's width on
+   * screen (MeasuredPlot), the print width in print.
+   */
   children: ReactElement<{ width?: number; height?: number }>
 }): ReactElement {
   const id = useId()
@@ -107,19 +109,39 @@ export function ChartFigure({
   return (
     <figure className="charts-figure" aria-label={name} aria-describedby={`${id}-summary`}>
       <div className="charts-plot" style={print ? { height, width: print.width } : { height }} aria-hidden="true">
-        {print ? (
-          cloneElement(children, { width: print.width, height })
-        ) : (
-          <ResponsiveContainer width="100%" height="100%">
-            {children}
-          </ResponsiveContainer>
-        )}
+        {print ? cloneElement(children, { width: print.width, height }) : <MeasuredPlot height={height}>{children}</MeasuredPlot>}
       </div>
       <figcaption id={`${id}-summary`} className="charts-summary">
         {summary}
       </figcaption>
       {print ? null : <DataTable {...table} />}
     </figure>
+  )
+}
+
+/**
+ * A chart given the width of its box: drawn once the box's first size is known (a ResizeObserver,
+ * which reads the layout the browser makes anyway rather than forcing one), and again when the
+ * box changes width; the box keeps the chart's height meanwhile. In place of recharts'
+ * ResponsiveContainer, which drew a recharts chart a second time once it had measured.
+ */
+export function MeasuredPlot({ height, children }: { height: number; children: ReactElement<{ width?: number; height?: number }> }): ReactElement {
+  const ref = useRef<HTMLDivElement>(null)
+  const [width, setWidth] = useState<number | undefined>(undefined)
+  useLayoutEffect(() => {
+    const box = ref.current
+    if (!box) return
+    const observer = new ResizeObserver((entries) => {
+      const measured = Math.floor(entries[0]?.contentRect.width ?? 0)
+      if (measured > 0) setWidth(measured)
+    })
+    observer.observe(box)
+    return () => observer.disconnect()
+  }, [])
+  return (
+    <div ref={ref} className="charts-measured" style={{ height }}>
+      {width !== undefined ? cloneElement(children, { width, height }) : null}
+    </div>
   )
 }
 

@@ -1,14 +1,13 @@
-import { useEffect, useMemo, useState, type ReactElement } from 'react'
-import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { useMemo, useState, type ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { MetricCategory } from '../../../../shared/model/sample'
 import { formatValue } from '../../../../shared/format'
 import { linearAxis } from './axis-ticks'
-import { absent, AXIS_PROPS, ChartCard, ChartSelect, DataTable, figureCell, GRID_PROPS, patternFill, SeriesPatterns, TOOLTIP_PROPS, useChartPrint, useSvgId, type DataTableProps } from './chart-parts'
-import { barRows, groupedBarsData, type GroupedBarsData } from './grouped-bars'
-import { MARK_STROKE, TEXT_COLOUR } from './palette'
+import { absent, ChartCard, ChartSelect, DataTable, figureCell, MeasuredPlot, patternFill, SeriesPatterns, useChartPrint, useSvgId, type DataTableProps } from './chart-parts'
+import { groupedBarsData, type GroupedBarsData } from './grouped-bars'
+import { MARK_STROKE } from './palette'
+import { SmallBarsPlot } from './small-bars-plot'
 import { aggregateWords, metricChoices, seriesOf, type MetricChoice } from './rows'
-import { watchMeasurementSpan } from './measurement-span'
 import { useStaged } from './staged'
 
 /** Small charts drawn at first; the rest on request (each is a chart of its own to draw). */
@@ -48,7 +47,6 @@ export function GroupedBarsGrid({ comparison, category: initialCategory }: { com
   const [expanded, setExpanded] = useState<string | undefined>(undefined)
   const prefix = useSvgId()
   const print = useChartPrint()
-  useEffect(() => watchMeasurementSpan(), [])
   const chosen = categories.find((c) => c.key === category) ?? categories.find((c) => choices.some((m) => (m.category ?? 'other') === c.key && m.headline)) ?? categories[0]
   if (!chosen) return null
   const primaryOnly = multiplesChoices(choices, chosen.key, false)
@@ -113,31 +111,27 @@ function Multiples({ datas, choices, page, prefix, width }: { datas: GroupedBars
   )
 }
 
-/** One small chart: its metric as the title on the x axis, nice ticks on its own y axis. */
+/** One small chart: its metric as the title on the x axis, nice ticks on its own y axis (plain SVG, small-bars-plot.tsx). */
 function SmallBars({ data, metric, prefix, width }: { data: GroupedBarsData; metric: string; prefix: string; width: number | undefined }): ReactElement {
   const grouped = data.groups.length > 1
-  const rows = barRows(data).map((row) => (grouped ? row : { ...row, group: `${data.title} ${data.better === 'higher' ? '↑' : '↓'}` }))
+  const title = `${data.title} ${data.better === 'higher' ? '↑' : '↓'}`
   const top = Math.max(0, ...data.groups.flatMap((g) => g.points.map((p) => (p ? Math.max(p.value, p.max) : 0))))
-  const axis = linearAxis(data.unit, top, 4)
-  const chart = (
-    <BarChart data={rows} accessibilityLayer={false} margin={{ top: grouped ? 22 : 8, right: 8, bottom: 4, left: 0 }} {...(width ? { width, height: SMALL_MULTIPLE_HEIGHT } : {})}>
-      <CartesianGrid vertical={false} {...GRID_PROPS} />
-      <XAxis dataKey="group" interval={0} {...AXIS_PROPS} />
-      <YAxis domain={[0, axis.top]} ticks={axis.ticks} interval={0} tickFormatter={axis.format} width={76} {...AXIS_PROPS} />
-      <Tooltip formatter={(value) => formatValue(Number(value), data.unit)} {...TOOLTIP_PROPS} />
-      {data.series.map((s) => (
-        <Bar key={s.key} dataKey={s.key} name={s.name} fill={patternFill(prefix, s.index)} stroke={MARK_STROKE} isAnimationActive={false} maxBarSize={40}>
-          <ErrorBar dataKey={`${s.key}range`} direction="y" stroke={TEXT_COLOUR} width={3} isAnimationActive={false} />
-        </Bar>
-      ))}
-    </BarChart>
+  const plot = (
+    <SmallBarsPlot
+      data={data}
+      groupLabels={grouped ? data.groups.map((g) => g.label) : [title]}
+      axis={linearAxis(data.unit, top, 4)}
+      prefix={prefix}
+      top={grouped ? 22 : 8}
+      {...(width ? { width, height: SMALL_MULTIPLE_HEIGHT } : {})}
+    />
   )
   return (
     // the full title (an axis may cut it) and the metric's id, on hover
     <figure className="charts-multiple" title={`${data.title} (${metric})`}>
-      {grouped ? <figcaption className="charts-multiple-title">{`${data.title} ${data.better === 'higher' ? '↑' : '↓'}`}</figcaption> : null}
+      {grouped ? <figcaption className="charts-multiple-title">{title}</figcaption> : null}
       <div className="charts-plot" style={{ height: SMALL_MULTIPLE_HEIGHT }}>
-        {width ? chart : <ResponsiveContainer width="100%" height="100%">{chart}</ResponsiveContainer>}
+        {width ? plot : <MeasuredPlot height={SMALL_MULTIPLE_HEIGHT}>{plot}</MeasuredPlot>}
       </div>
     </figure>
   )

@@ -1,11 +1,10 @@
 import { useMemo, type ReactElement } from 'react'
-import { CartesianGrid, ErrorBar, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Comparison } from '../../../../shared/model/comparison'
 import { formatValue } from '../../../../shared/format'
-import { absent, AXIS_PROPS, ChartCard, ChartFigure, figureCell, GRID_PROPS, LEGEND_PROPS, TOOLTIP_PROPS, type DataTableProps } from './chart-parts'
+import { absent, ChartCard, ChartFigure, figureCell, type DataTableProps } from './chart-parts'
 import { linearAxis, logAxis, logTickFormat } from './axis-ticks'
 import { latencyData, type LatencyData } from './latency'
-import { colourOf, markerOf, MARK_STROKE, TEXT_COLOUR } from './palette'
+import { LatencyLegend, LatencyPlot, type LatencyAxis, type LatencySeries } from './latency-plot'
 
 /** The plot's height: a band per latency, room for a few targets' markers side by side (more overlap). */
 export function latencyHeight(groups: number, series: number): number {
@@ -16,7 +15,7 @@ export function latencyHeight(groups: number, series: number): number {
  * Points per latency row, one marker shape per target, so close figures stay apart: a row's band
  * on the y axis, each target offset within it. A log axis when the latencies span a wide range.
  */
-export function latencyPoints(data: LatencyData): { key: string; name: string; index: number; points: { y: number; value: number; range: [number, number]; group: string }[] }[] {
+export function latencyPoints(data: LatencyData): LatencySeries[] {
   const count = data.series.length
   return data.series.map((s) => ({
     key: s.key,
@@ -35,15 +34,14 @@ export function LatencyChart({ comparison }: { comparison: Comparison }): ReactE
   const data = useMemo(() => latencyData(comparison), [comparison])
   if (data.groups.length === 0) return null
   const series = latencyPoints(data)
-  const labels = data.groups.map((g) => g.label)
   const height = latencyHeight(data.groups.length, data.series.length)
   const ends = data.groups.flatMap((g) => g.points.flatMap((p) => (p ? [p.min, p.max, p.value] : [])))
-  const axis =
+  const axis: LatencyAxis =
     data.scale === 'log'
       ? { ...logAxis(Math.min(...ends), Math.max(...ends)), format: logTickFormat('s') }
       : (() => {
           const linear = linearAxis('s', Math.max(...ends))
-          return { ticks: linear.ticks, domain: [0, linear.top] as [number, number], format: linear.format }
+          return { ticks: linear.ticks, domain: [0, linear.top] as const, format: linear.format }
         })()
   return (
     <ChartCard
@@ -52,45 +50,9 @@ export function LatencyChart({ comparison }: { comparison: Comparison }): ReactE
       title="Latency"
       howToRead={`Lower is better. One marker per target; the line through it spans the lowest to highest repetition.${data.scale === 'log' ? ' The axis is logarithmic: the latencies span a wide range.' : ''}`}
     >
+      <LatencyLegend series={series} />
       <ChartFigure name="Latency per target" height={height} summary={latencySummary(data)} table={latencyTable(data)}>
-        <ScatterChart accessibilityLayer={false} margin={{ top: 8, right: 24, bottom: 4, left: 8 }}>
-          <CartesianGrid {...GRID_PROPS} />
-          <XAxis
-            type="number"
-            dataKey="value"
-            name="Latency"
-            scale={data.scale}
-            domain={axis.domain}
-            ticks={axis.ticks}
-            interval={0}
-            allowDataOverflow
-            tickFormatter={axis.format}
-            {...AXIS_PROPS}
-          />
-          <YAxis
-            type="number"
-            dataKey="y"
-            name="Figure"
-            reversed
-            domain={[-0.5, data.groups.length - 0.5]}
-            ticks={labels.map((_, i) => i)}
-            interval={0}
-            tickFormatter={(v: number) => labels[v] ?? ''}
-            width={240}
-            {...AXIS_PROPS}
-          />
-          <Tooltip
-            {...TOOLTIP_PROPS}
-            cursor={false}
-            formatter={(value, name) => (name === 'Figure' ? [labels[Math.round(Number(value))] ?? '', 'Figure'] : [formatValue(Number(value), 's'), name])}
-          />
-          <Legend {...LEGEND_PROPS} />
-          {series.map((s) => (
-            <Scatter key={s.key} name={s.name} data={s.points} fill={colourOf(s.index)} stroke={MARK_STROKE} shape={markerOf(s.index)} legendType={markerOf(s.index)} isAnimationActive={false}>
-              <ErrorBar dataKey="range" direction="x" stroke={TEXT_COLOUR} width={4} isAnimationActive={false} />
-            </Scatter>
-          ))}
-        </ScatterChart>
+        <LatencyPlot data={data} series={series} axis={axis} />
       </ChartFigure>
     </ChartCard>
   )

@@ -1,31 +1,17 @@
-import { isFinding, verdictCountsText, VERDICT_WORDS, type VerdictCounts } from '../../../../shared/compare/summary'
+import { verdictCountsText, VERDICT_WORDS, type VerdictCounts } from '../../../../shared/compare/summary'
 import { useMemo, useState, type ReactElement } from 'react'
-import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, LabelList, ReferenceLine, Tooltip, usePlotArea, XAxis, YAxis } from 'recharts'
 import type { Comparison } from '../../../../shared/model/comparison'
 import { formatPct } from '../../../../shared/format'
-import { absent, AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, GRID_PROPS, TOOLTIP_PROPS, useChartPrint, type DataTableProps } from './chart-parts'
-import { MARK_STROKE, REFERENCE_COLOUR, relativeColour, TEXT_COLOUR } from './palette'
-import { RELATIVE_LAYOUT, RelativePlot } from './relative-plot'
-import { RELATIVE_AXIS_CAP, relativeData, relativeDomainMax, relativeRows, relativeTicks, relativeViews, type RelativeData, type RelativeItem } from './relative'
+import { absent, ChartCard, ChartFigure, ChartSelect, type DataTableProps } from './chart-parts'
+import { relativeColour } from './palette'
+import { RelativePlot } from './relative-plot'
+import { RELATIVE_AXIS_CAP, relativeData, relativeDomainMax, relativeRows, relativeViews, type RelativeData, type RelativeItem } from './relative'
 
 const ROW_HEIGHT = 36
-const L = RELATIVE_LAYOUT
 
 /** The plot's height for `items` bars: fixed per bar, so a view always takes the same room. */
 export function relativeHeight(items: number): number {
   return Math.max(160, items * ROW_HEIGHT + 64)
-}
-
-/** A bar's label in a column of its own right of the plot, so whiskers never run through it. */
-function ColumnLabel(props: { y?: number | string; height?: number | string; value?: unknown }): ReactElement | null {
-  const plot = usePlotArea()
-  if (!plot || props.value === undefined) return null
-  const y = Number(props.y ?? 0) + Number(props.height ?? 0) / 2
-  return (
-    <text x={plot.x + plot.width + L.labelGap} y={y} dominantBaseline="central" fill={TEXT_COLOUR} fontSize={12}>
-      {String(props.value)}
-    </text>
-  )
 }
 
 /** The bar's label: figure, sign and verdict; an arrow when the bar runs off the axis. */
@@ -42,7 +28,6 @@ export function relativeLabel(item: Pick<RelativeItem, 'pct' | 'verdict'>, max: 
 export function RelativeChart({ comparison, view: initial }: { comparison: Comparison; /** The view shown first (a RelativeView key). */ view?: string }): ReactElement | null {
   const views = useMemo(() => relativeViews(comparison), [comparison])
   const [selected, setSelected] = useState<string | undefined>(initial)
-  const print = useChartPrint()
   const view = views.find((v) => v.key === selected) ?? views[0]
   if (!view) return null
   const data = relativeData(comparison, view)
@@ -67,24 +52,7 @@ export function RelativeChart({ comparison, view: initial }: { comparison: Compa
       }
     >
       <ChartFigure name={`${data.title}, relative %`} height={relativeHeight(data.items.length)} summary={relativeSummary(data)} table={relativeTable(data)}>
-        {print ? (
-          <RelativePlot items={data.items} rows={rows} max={max} />
-        ) : (
-          <BarChart data={rows} layout="vertical" accessibilityLayer={false} margin={{ top: L.top, right: L.right, bottom: L.bottom, left: L.left }}>
-            <CartesianGrid horizontal={false} {...GRID_PROPS} />
-            <XAxis type="number" domain={[0, max]} ticks={relativeTicks(max)} allowDataOverflow tickFormatter={(v: number) => formatPct(v)} {...AXIS_PROPS} />
-            <YAxis type="category" dataKey="label" width={L.yAxisWidth} interval={0} {...AXIS_PROPS} />
-            <Tooltip formatter={(value, _name, entry) => formatPct(Number((entry.payload as { value?: number } | undefined)?.value ?? value), 1)} {...TOOLTIP_PROPS} />
-            <ReferenceLine x={100} stroke={REFERENCE_COLOUR} strokeWidth={1.5} strokeDasharray="4 3" ifOverflow="extendDomain" label={{ value: '100 %', position: 'top', fill: TEXT_COLOUR, fontSize: 12 }} />
-            <Bar dataKey="pct" name="Relative %" isAnimationActive={false} stroke={MARK_STROKE} barSize={L.barSize}>
-              {data.items.map((item, i) => (
-                <Cell key={i} fill={relativeColour(item.pct, item.verdict)?.colour} fillOpacity={isFinding(item) ? 1 : 0.45} />
-              ))}
-              <ErrorBar dataKey="ci" direction="x" stroke={TEXT_COLOUR} width={L.whisker} isAnimationActive={false} />
-              <LabelList dataKey="text" content={<ColumnLabel />} />
-            </Bar>
-          </BarChart>
-        )}
+        <RelativePlot items={data.items} rows={rows} max={max} />
       </ChartFigure>
     </ChartCard>
   )

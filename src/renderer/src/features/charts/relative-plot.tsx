@@ -5,10 +5,11 @@ import { AXIS_COLOUR, GRID_COLOUR, MARK_STROKE, REFERENCE_COLOUR, relativeColour
 import { relativeTicks, type RelativeItem, type RelativeRow } from './relative'
 
 /**
- * The relative chart drawn for print (the PDF report): the same geometry as the app's recharts
- * chart (relative-chart.tsx), written out as plain SVG in one pass. Nothing is measured: the
- * figures' names are HTML beside the plot, so the browser wraps them as it lays out the page, and
- * the page has nothing to wait for before it prints.
+ * The relative chart (relative-chart.tsx), on screen and for print (the PDF report): the geometry
+ * recharts drew, written out as plain SVG in one pass. Nothing is measured: the figures' names
+ * are HTML beside the plot, so the browser wraps them as it lays out the page, and the page has
+ * nothing to wait for before it prints. Each bar says its figure and interval on hover (an SVG
+ * title), as recharts' tooltip did.
  */
 
 /** The room around the plot and the axes' sizes, as the recharts chart has them. */
@@ -71,7 +72,9 @@ export function RelativePlot({
           const y = mid(i)
           return (
             <g key={i}>
+              <title>{`${row.label}: ${formatPct(item.pct, 1)}${item.ci95 ? ` (95 % interval ${formatPct(item.ci95[0], 1)} to ${formatPct(item.ci95[1], 1)})` : ''}`}</title>
               <rect
+                className="charts-relative-bar"
                 x={left}
                 y={y - L.barSize / 2}
                 width={x(row.pct) - left}
@@ -87,7 +90,7 @@ export function RelativePlot({
             </g>
           )
         })}
-        <line x1={x(100)} x2={x(100)} y1={L.top} y2={bottom} stroke={REFERENCE_COLOUR} strokeWidth={1.5} strokeDasharray="4 3" />
+        <line className="charts-reference-line" x1={x(100)} x2={x(100)} y1={L.top} y2={bottom} stroke={REFERENCE_COLOUR} strokeWidth={1.5} strokeDasharray="4 3" />
         <text x={x(100)} y={L.top - 5} textAnchor="middle" fill={TEXT_COLOUR} fontSize={12}>
           100 %
         </text>
@@ -106,12 +109,13 @@ const tickLabelWidth = (t: number): number => formatPct(t).length * 7 + 8
 
 /**
  * The ticks that get a label: every one when they have room, else every second (third…) counted
- * back from the axis end, so the end keeps its label, as recharts thins them on screen.
+ * back from the axis end, so the end keeps its label, as recharts thins them on screen. Evenly
+ * spaced ticks (a linear axis, or a log axis' decades); `labelWidth` is a label's room.
  */
-export function labelledTicks(ticks: readonly number[], plotWidth: number): number[] {
+export function labelledTicks(ticks: readonly number[], plotWidth: number, labelWidth: (tick: number) => number = tickLabelWidth): number[] {
   if (ticks.length < 2) return [...ticks]
   const spacing = plotWidth / (ticks.length - 1)
-  const widest = Math.max(...ticks.map(tickLabelWidth))
+  const widest = Math.max(...ticks.map(labelWidth))
   const every = Math.max(1, Math.ceil(widest / spacing))
   return ticks.filter((_, i) => (ticks.length - 1 - i) % every === 0)
 }
@@ -120,7 +124,7 @@ export function labelledTicks(ticks: readonly number[], plotWidth: number): numb
 function Whisker({ from, to, y }: { from: number; to: number; y: number }): ReactElement {
   const L = RELATIVE_LAYOUT
   return (
-    <g stroke={TEXT_COLOUR}>
+    <g className="charts-whisker" stroke={TEXT_COLOUR}>
       <line x1={from} x2={to} y1={y} y2={y} />
       <line x1={from} x2={from} y1={y - L.whisker} y2={y + L.whisker} />
       <line x1={to} x2={to} y1={y - L.whisker} y2={y + L.whisker} />
