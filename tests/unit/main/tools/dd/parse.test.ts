@@ -122,6 +122,9 @@ describe('dd parse: timed commands (study 004)', () => {
       'dd.cpu.system': 0.095
     })
     expect(warningsOf(result)).toEqual([])
+    // cat reads the whole file: the block size and count it does not use ask for no amount
+    const asPlanned = ddParamsSchema.parse({ mode: 'read', reader: 'cat', direct: false, fileName: 'ddfile2', timer: 'bash', useExistingFile: true })
+    expect(warningsOf(parse(out, asPlanned))).toEqual([])
   })
 
   it.each([
