@@ -1,7 +1,8 @@
 /**
  * `virtbench run` with a plan that sweeps one guest (docs/scenarios.md): each step runs as a run
  * of its own under the sweep folder, the guest's domain changed before it and put back after the
- * last step (or the first that does not complete); then the sweep's table (rows: combination;
+ * last step (or the first that does not complete); resumed (`--resume`), its completed steps are
+ * kept and the rest run; then the sweep's table (rows: combination;
  * columns: primary figures) and, for two factors, one matrix per figure.
  */
 import path from 'node:path'
@@ -11,11 +12,11 @@ import { comparisonInputOf } from '../../shared/run-comparison'
 import { expandSweep, mergeStepInputs, sweptFactors } from '../../shared/sweep/expand'
 import { sweepMatrices, sweepTable } from '../../shared/sweep/sweep-table'
 import type { RunServices, StartedRun } from '../../main/engine/start-run'
-import { runSweep, SWEEP_FILE } from '../../main/scenario/sweep-run'
+import { runSweep, SWEEP_FILE, type SweepOptions } from '../../main/scenario/sweep-run'
 import { readRun } from '../../main/store/run-store'
 import type { CliIo } from '../io'
 
-export async function runSweepCommand(plan: ComparisonPlan, outDir: string, services: RunServices, io: CliIo, showProgress: (started: StartedRun) => void): Promise<number> {
+export async function runSweepCommand(plan: ComparisonPlan, outDir: string, services: RunServices, io: CliIo, showProgress: (started: StartedRun) => void, opts: SweepOptions = {}): Promise<number> {
   const sweep = plan.sweep!
   let current: StartedRun | undefined
   let stopping = false
@@ -31,18 +32,16 @@ export async function runSweepCommand(plan: ComparisonPlan, outDir: string, serv
       current = started
       showProgress(started)
     }
+  }, opts)
+  const runs = await Promise.all(results.map((r) => readRun(path.join(outDir, r.dir))))
+  const combos = expandSweep(sweep).map((variant) => {
+    const input = mergeStepInputs(runs.filter((_, i) => results[i]!.label === variant.label).map(comparisonInputOf))
+    return { label: variant.label, values: variant.values, ...(input ? { comparison: compare(input) } : {}) }
   })
-  const combos = await Promise.all(
-    expandSweep(sweep).map(async (variant) => {
-      const runs = await Promise.all(results.filter((r) => r.label === variant.label).map((r) => readRun(path.join(outDir, r.dir))))
-      const input = mergeStepInputs(runs.map(comparisonInputOf))
-      return { label: variant.label, values: variant.values, ...(input ? { comparison: compare(input) } : {}) }
-    })
-  )
   io.stdout(`\nSweep of ${sweep.target} (${sweep.domain}), relative to ${plan.baseline.target}\n${sweepTable({ combos })}`)
   const matrices = sweepMatrices({ combos }, sweptFactors(sweep))
   if (matrices) io.stdout(`\n${matrices}`)
-  for (const r of results) io.stdout(`step ${r.dir}: ${r.status} in ${r.seconds} s\n`)
+  results.forEach((r, i) => io.stdout(`step ${r.dir}: ${r.status} in ${r.seconds} s${runs[i]!.error ? `: ${runs[i]!.error}` : ''}\n`))
   const complete = results.length > 0 && results.every((r) => r.status === 'completed') && !stopping && results.length === expandSweep(sweep).length * (sweep.order === 'grouped' ? 1 : plan.repetitions)
   io.stdout(`\nSweep ${complete ? 'completed' : 'stopped'}: ${results.filter((r) => r.status === 'completed').length} of its steps completed.\nSweep record: ${path.join(outDir, SWEEP_FILE)}\n`)
   return complete ? 0 : 1

@@ -7,6 +7,7 @@ import { PlanError } from '../../main/engine/planner'
 import { continueRun, startRun, TargetLookupError, type RunServices } from '../../main/engine/start-run'
 import { consentNeeded, runDomainsOf } from '../../main/scenario/run-domains'
 import { runSweepCommand } from './run-sweep'
+import { firstStepRun, readSweepRecord, sweepFolderOf } from '../../main/scenario/sweep-run'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
 import { beforeJobsWithToolSources } from '../../main/engine/tool-provision'
 import { parseToolArchive, parseToolChecksum, type ToolArchive } from '../../main/tools/provision'
@@ -81,7 +82,9 @@ Options:
                              limit); the rest of the run goes on either way
   --resume DIR               continue the run in DIR (a crash, Ctrl+C, failed jobs): every job that did
                              not succeed runs again; URL targets log in with --identity or the agent.
-                             Libvirt domains the run changed are put back as the run folder saved them
+                             Libvirt domains the run changed are put back as the run folder saved them.
+                             A sweep's folder (or one of its steps') continues the sweep: completed
+                             steps are kept, the rest run (with --change-domains)
   --change-domains           let VirtBench change the libvirt domains of the plan's scenario setups
                              (restarting the guests); the originals are saved in the run folder and
                              put back when the run ends, however it ends (docs/scenarios.md)
@@ -168,7 +171,18 @@ export const runCommand: CliCommand = {
     if (workDir !== undefined && !workDir.startsWith('/') && !workDir.startsWith('~/')) {
       throw new UsageError(`--work-dir must be an absolute path on the targets (or start with ~/), not "${workDir}"`)
     }
-    if (resumeDir) {
+    // a sweep resumes as a whole, from its folder or from one of its steps' (docs/scenarios.md)
+    const sweepDir = resumeDir ? sweepFolderOf(resumeDir) : undefined
+    if (sweepDir) {
+      const sweep = await readSweepRecord(sweepDir).catch((error: unknown) => {
+        throw new UsageError(`cannot resume the sweep in ${sweepDir}: ${(error as Error).message}`)
+      })
+      plan = sweep.plan
+      const saved = await new TargetsStore(dataDir).list()
+      // the targets as the first step's run saw them (a URL target is not saved)
+      const first = await firstStepRun(sweepDir)
+      inventory = first ? resumeInventory(first, saved, values.identity) : saved
+    } else if (resumeDir) {
       const previous = await readRun(resumeDir).catch((error: unknown) => {
         throw new UsageError(`cannot resume ${resumeDir}: ${(error as Error).message}`)
       })
@@ -218,8 +232,8 @@ export const runCommand: CliCommand = {
           values['install-missing'] === true ? beforeJobsInstalling : standardBeforeJobs
         )
       }
-      if (plan.sweep && !resumeDir) {
-        const sweepExit = await runSweepCommand(plan, outDir, services, io, (step) => (progress.jobs = step.run.jobs))
+      if (plan.sweep && (!resumeDir || sweepDir)) {
+        const sweepExit = await runSweepCommand(plan, sweepDir ?? outDir, services, io, (step) => (progress.jobs = step.run.jobs), { resume: sweepDir !== undefined })
         progress.finish()
         return sweepExit
       }

@@ -32,10 +32,13 @@ export interface RunServices {
   /** Stream running steps' output as job-log events (the app's live log). */
   liveLog?: boolean
   /** Changes of libvirt domains around the run (src/main/scenario, docs/scenarios.md), made for each run folder. */
-  domains?: (runDir: string, onStage: (message: string, target?: string) => void) => RunDomainChanges
+  domains?: (runDir: string, onStage: (message: string, target?: string) => void, record: RecordInRun) => RunDomainChanges
   /** Whether the domains are put back when this run ends (default: always; a sweep keeps its guest changed between combinations). */
   restoreDomains?: (status: RunStatus) => boolean
 }
+
+/** Changes the run document and writes it (before the jobs, and after the run ended too). */
+export type RecordInRun = (change: (doc: RunDocument) => void) => Promise<void>
 
 /** What a run needs of the domain changes: its before-jobs work preceded by them, and the restore at its end. */
 export interface RunDomainChanges {
@@ -43,6 +46,8 @@ export interface RunDomainChanges {
   wrap(plan: ComparisonPlan, beforeJobs: EngineDeps['beforeJobs']): EngineDeps['beforeJobs']
   /** Puts back every domain whose original the run saved. */
   restoreAll(targets: readonly EngineTarget[], sessionOf: (name: string) => Promise<Session>): Promise<unknown>
+  /** The run ended and its domains stay as changed (a sweep's next step changes them again). */
+  keepAll?(): Promise<unknown>
 }
 
 export class TargetLookupError extends Error {
@@ -167,7 +172,11 @@ function launch(folder: RunFolder, targets: EngineTarget[], services: RunService
     return session
   }
   // scenarios applied to libvirt domains before the jobs, and put back however the run ends
-  const domains = services.domains?.(folder.dir, (message, target) => services.onEvent?.({ type: 'stage', runId: folder.run.id, message, ...(target ? { target } : {}) }))
+  const record: RecordInRun = (change) => {
+    folder.update(change)
+    return folder.flush()
+  }
+  const domains = services.domains?.(folder.dir, (message, target) => services.onEvent?.({ type: 'stage', runId: folder.run.id, message, ...(target ? { target } : {}) }), record)
   const beforeJobs = domains ? domains.wrap(folder.run.plan, services.beforeJobs) : services.beforeJobs
   const engine = new RunEngine(folder, targets, {
     session: sessionOf,
@@ -185,6 +194,7 @@ function launch(folder: RunFolder, targets: EngineTarget[], services: RunService
   const ran = engine.execute(only ? { only } : {}).then(
     async (status) => {
       if (services.restoreDomains?.(status) ?? true) await restore()
+      else await domains?.keepAll?.().catch(() => undefined)
       return status
     },
     async (error: unknown) => {

@@ -13,7 +13,7 @@ import type { DomainSetup } from '../../shared/model/scenario'
 import { writeFileAtomic } from '../fs/atomic-file'
 import type { Session } from '../ssh/types'
 import { describeChanges, editDomain, type DomainChange } from './domain-edit'
-import { DEFAULT_RESTART, defineDomain, readDomain, restartDomain, serialTail, type RestartDeadlines } from './domain-state'
+import { DEFAULT_RESTART, defineDomain, domainState, readDomain, restartDomain, serialTail, type RestartDeadlines } from './domain-state'
 import { describeFailed, guestChecks, hostChecks, probeGuest, type Check } from './guest-check'
 import { ScenarioError, virshOrFail, type DomainHost } from './virsh'
 
@@ -31,6 +31,8 @@ export interface ApplyOptions {
   bootTimeoutMs?: number
   /** Time between SSH attempts while the guest boots. */
   bootPollMs?: number
+  /** The edit is valid and about to be defined: its diff can be kept (a failure after it still has it). */
+  onEdited?: (edit: { changes: DomainChange[]; diff: string; restarts: string[] }) => Promise<void>
   onStage?: (message: string) => void
   signal?: AbortSignal
 }
@@ -89,8 +91,23 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
-/** Polls the guest with `true` until it answers or the deadline passes. */
-export async function waitForGuest(guest: GuestAccess, timeoutMs: number, pollMs = 2000, signal?: AbortSignal): Promise<boolean> {
+/** How waiting for a guest ended: it answered, the deadline passed, or its domain went down (`virsh domstate`). */
+export type GuestWait = { up: true } | { up: false; down?: string }
+
+/** States of a domain whose guest cannot answer any more: its qemu is gone. */
+const DOWN_STATES = new Set(['shut off', 'crashed'])
+
+/** The domain's state when it is down; undefined while it runs (or virsh cannot tell). */
+async function downState(host: DomainHost, domain: string): Promise<string | undefined> {
+  const state = await domainState(host, domain).catch(() => undefined)
+  return state !== undefined && DOWN_STATES.has(state) ? state : undefined
+}
+
+/**
+ * Polls the guest with `true` until it answers or the deadline passes; with `host`, a domain that
+ * goes down meanwhile (its qemu killed or crashed) ends the wait at once.
+ */
+export async function waitForGuest(guest: GuestAccess, timeoutMs: number, pollMs = 2000, signal?: AbortSignal, host?: { host: DomainHost; domain: string }): Promise<GuestWait> {
   const until = Date.now() + timeoutMs
   while (Date.now() < until && !signal?.aborted) {
     const left = until - Date.now()
@@ -98,10 +115,19 @@ export async function waitForGuest(guest: GuestAccess, timeoutMs: number, pollMs
       .exec({ script: 'true' }, { timeoutMs: Math.max(1000, Math.min(15_000, left)), ...(signal ? { signal } : {}) })
       .then((r) => r.exitCode === 0)
       .catch(() => false)
-    if (ok) return true
+    if (ok) return { up: true }
+    const down = host && (await downState(host.host, host.domain))
+    if (down) return { up: false, down }
     await sleep(Math.min(pollMs, Math.max(0, until - Date.now())))
   }
-  return false
+  return { up: false }
+}
+
+/** Why a guest did not come back, for the error: its domain went down, or the deadline. */
+function notBack(guest: GuestAccess, domain: string, wait: GuestWait, timeoutMs: number): string {
+  return !wait.up && wait.down
+    ? `domain ${domain} went down (virsh domstate: ${wait.down}) before ${guest.label} answered SSH`
+    : `${guest.label} did not answer SSH within ${Math.round(timeoutMs / 1000)} s`
 }
 
 /** Validates the setup against the domain without changing anything: the same errors applyDomainSetup gives. */
@@ -112,6 +138,21 @@ export async function checkDomainSetup(host: DomainHost, domain: string, setup: 
   return edit
 }
 
+/**
+ * Validates several setups (a sweep's combinations) against the domain as it is, reading it once,
+ * without changing anything: a sweep stops before its first change, not at the combination refused.
+ */
+export async function checkDomainSetups(host: DomainHost, domain: string, setups: readonly { label: string; setup: DomainSetup }[]): Promise<void> {
+  const info = await readDomain(host, domain)
+  const refused = setups.flatMap(({ label, setup }) => {
+    const edit = editDomain(domain, info.xml, setup)
+    return edit.ok ? [] : [`${label}: ${edit.errors.join('; ')}`]
+  })
+  if (refused.length > 0) {
+    throw new ScenarioError('validate', `${domain} on ${host.label} cannot take ${refused.length === 1 ? 'one combination' : `${refused.length} combinations`} of the sweep, nothing was changed: ${refused.join(' | ')}`)
+  }
+}
+
 /** Applies `setup` to the domain and verifies it; the original is saved first. Throws ScenarioError. */
 export async function applyDomainSetup(host: DomainHost, domain: string, setup: DomainSetup, guest: GuestAccess, opts: ApplyOptions): Promise<Applied> {
   const say = opts.onStage ?? (() => undefined)
@@ -119,6 +160,7 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
   const edit = editDomain(domain, info.xml, setup)
   if (!edit.ok) throw new ScenarioError('validate', `${domain} on ${host.label} cannot take this setup, nothing was changed: ${edit.errors.join('; ')}`)
   await saveOriginal(opts.originalsDir, { domain, host: host.label, persistent: info.persistent, xml: info.xml })
+  await opts.onEdited?.(edit)
 
   const started = Date.now()
   if (edit.changes.length > 0) {
@@ -128,11 +170,16 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
     await restartDomain(host, domain, opts.restart ?? DEFAULT_RESTART, opts.signal)
   }
   const restartMs = Date.now() - started
-  const up = await waitForGuest(guest, opts.bootTimeoutMs ?? 300_000, opts.bootPollMs, opts.signal)
+  const bootTimeoutMs = opts.bootTimeoutMs ?? 300_000
+  const wait = await waitForGuest(guest, bootTimeoutMs, opts.bootPollMs, opts.signal, { host, domain })
   const bootMs = Date.now() - started - restartMs
-  if (!up) {
+  if (!wait.up) {
     const tail = await serialTail(host, info.xml).catch((err: unknown) => `(the serial console could not be read: ${String(err)})`)
-    throw new ScenarioError('boot', `${guest.label} did not answer SSH within ${Math.round((opts.bootTimeoutMs ?? 300_000) / 1000)} s after ${domain} was changed (${describeChanges(edit.changes)})`, `XML diff:\n${edit.diff}\n\nserial console (last lines):\n${tail}`)
+    throw new ScenarioError(
+      'boot',
+      `${notBack(guest, domain, wait, bootTimeoutMs)} after ${domain} was changed on ${host.label} (${describeChanges(edit.changes)}); the original configuration is put back`,
+      `XML diff:\n${edit.diff}\n\nserial console (last lines):\n${tail}`
+    )
   }
   const verifyStart = Date.now()
   const live = await virshOrFail(host, 'verify', ['dumpxml', domain], `Check domain ${domain} on ${host.label}.`)
@@ -162,7 +209,12 @@ export async function restoreDomain(host: DomainHost, saved: SavedDomain, guest:
     await restartDomain(host, saved.domain, opts.restart ?? DEFAULT_RESTART)
     if (!saved.persistent) await virshOrFail(host, 'restore', ['undefine', saved.domain], `${saved.domain} runs with its original configuration but stays defined.`)
   }
-  if (guest && !(await waitForGuest(guest, opts.bootTimeoutMs ?? 300_000, opts.bootPollMs))) {
-    throw new ScenarioError('restore', `${saved.domain} has its original configuration again, but ${guest.label} did not answer SSH after the restart`, await serialTail(host, saved.xml).catch(() => ''))
+  const wait = guest && (await waitForGuest(guest, opts.bootTimeoutMs ?? 300_000, opts.bootPollMs, undefined, { host, domain: saved.domain }))
+  if (guest && wait && !wait.up) {
+    throw new ScenarioError(
+      'restore',
+      `${saved.domain} has its original configuration again, but ${notBack(guest, saved.domain, wait, opts.bootTimeoutMs ?? 300_000)} after the restart`,
+      await serialTail(host, saved.xml).catch(() => '')
+    )
   }
 }

@@ -4,7 +4,7 @@
  * does not power off in time, then `virsh start`.
  */
 import { quoteSh } from '../../shared/shell-quote'
-import { ScenarioError, virsh, virshOrFail, type DomainHost } from './virsh'
+import { ScenarioError, virsh, virshOrFail, type DomainHost, type VirshResult } from './virsh'
 
 export interface DomainInfo {
   domain: string
@@ -32,18 +32,24 @@ export async function domainState(host: DomainHost, domain: string): Promise<str
   return (await virshOrFail(host, 'restart', ['domstate', domain], `Check domain ${domain} on ${host.label}.`)).trim()
 }
 
-/** The domain's configuration and state; a clear error when the host has no such domain or no virsh. */
+/** Why `virsh dominfo` failed, and what to do, for a person: nothing has changed yet. */
+function cannotRead(host: DomainHost, domain: string, info: VirshResult): string {
+  if (info.refused === 'no-virsh') {
+    return `${host.label} has no virsh, so VirtBench cannot read or change domain ${domain} there: install libvirt-clients on ${host.label} (libvirt-client on Fedora and RHEL), or make the machine that runs the guest its host in the inventory. Nothing was changed.`
+  }
+  if (info.refused === 'sudo') {
+    return `virsh could not run through sudo on ${host.label}, so domain ${domain} was not read or changed: ${info.said}. Or let the login user use libvirt without sudo (the libvirt group) and set the target's sudo to none.`
+  }
+  if (/failed to get domain|domain not found/i.test(info.said)) {
+    return `${host.label} has no libvirt domain named ${domain} (virsh said: ${info.said}): check the domain name (virsh list --all on ${host.label})`
+  }
+  return `virsh dominfo ${domain} failed on ${host.label}: ${info.said}. Check that virsh runs there for the login user${host.sudo ? ' through sudo' : ' (the libvirt group), or give the target sudo'}.`
+}
+
+/** The domain's configuration and state; a clear error when the host has no such domain, no virsh, or sudo refuses it. */
 export async function readDomain(host: DomainHost, domain: string): Promise<DomainInfo> {
   const info = await virsh(host, ['dominfo', domain])
-  if (!info.ok) {
-    const missing = /failed to get domain|domain not found/i.test(info.said)
-    throw new ScenarioError(
-      'read',
-      missing
-        ? `${host.label} has no libvirt domain named ${domain} (virsh said: ${info.said}): check the domain name (virsh list --all on ${host.label})`
-        : `virsh dominfo ${domain} failed on ${host.label}: ${info.said}. Check that virsh runs there for the login user${host.sudo ? ' through sudo' : ' (the libvirt group), or give the target sudo'}.`
-    )
-  }
+  if (!info.ok) throw new ScenarioError('read', cannotRead(host, domain, info))
   const field = (name: string): string => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(info.stdout)?.[1]?.trim() ?? ''
   const xml = await virshOrFail(host, 'read', ['dumpxml', '--inactive', domain], `Check that the login user on ${host.label} may read domain ${domain}.`)
   return { domain, xml, persistent: field('Persistent') === 'yes', state: field('State') }

@@ -6,17 +6,19 @@
  * and restores them too. Changing a domain needs the user's consent (`--change-domains`);
  * restoring one does not.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { ComparisonPlan } from '../../shared/model/plan'
-import type { Finding } from '../../shared/model/run'
+import type { Finding, RunDomain } from '../../shared/model/run'
 import type { DomainSetup } from '../../shared/model/scenario'
+import { expandSweep } from '../../shared/sweep/expand'
 import type { BeforeJobsContext, BeforeJobsResult, EngineTarget } from '../engine/runner'
-import type { RunDomainChanges, RunServices } from '../engine/start-run'
+import type { RecordInRun, RunDomainChanges, RunServices } from '../engine/start-run'
+import { writeFileAtomic } from '../fs/atomic-file'
 import type { Session } from '../ssh/types'
-import { applyDomainSetup, markRestored, originalXmlPath, restoreDomain, savedOriginals } from './apply'
+import { applyDomainSetup, checkDomainSetups, markRestored, originalXmlPath, restoreDomain, savedOriginals, type Applied } from './apply'
 import { describeChanges } from './domain-edit'
-import { ScenarioError } from './virsh'
+import { ScenarioError, type DomainHost } from './virsh'
 
 /** The folder of a run folder where the original domain XMLs are kept. */
 export const DOMAINS_DIR = 'domains'
@@ -63,16 +65,33 @@ export type BeforeJobs = (ctx: BeforeJobsContext) => Promise<BeforeJobsResult>
 
 /** RunServices.domains: each run keeps its originals in its folder (or its sweep's); `consent` allows changes. */
 export function runDomainsOf(consent: boolean): NonNullable<RunServices['domains']> {
-  return (runDir, onStage) => new RunDomains(domainsDirOf(runDir), consent, onStage)
+  return (runDir, onStage, record) => new RunDomains(domainsDirOf(runDir), consent, onStage, { runDir, record })
+}
+
+/** Where a run keeps each variant's XML diff: `<run folder>/scenario/<domain>.diff`. */
+export const DIFFS_DIR = 'scenario'
+
+/** The combinations of the sweep a step belongs to (`../sweep.json`), to check them all before the first change. */
+function sweepSetupsOf(runDir: string): { label: string; setup: DomainSetup }[] {
+  const file = path.join(path.dirname(runDir), SWEEP_FILE)
+  if (!existsSync(file)) return []
+  const { plan } = JSON.parse(readFileSync(file, 'utf8')) as { plan: ComparisonPlan }
+  return plan.sweep ? expandSweep(plan.sweep).map((v) => ({ label: v.label, setup: v.setup })) : []
 }
 
 export class RunDomains implements RunDomainChanges {
+  /** The run folder and its document, when the outcomes are recorded (a run started by start-run). */
+  private readonly run: { runDir: string; record: RecordInRun } | undefined
+
   constructor(
     /** Where the originals are kept: `<run folder>/domains`, or a sweep's own. */
     private readonly dir: string,
     private readonly consent: boolean,
-    private readonly onStage: (message: string, target?: string) => void = () => undefined
-  ) {}
+    private readonly onStage: (message: string, target?: string) => void = () => undefined,
+    run?: { runDir: string; record: RecordInRun }
+  ) {
+    this.run = run
+  }
 
   /** `inner` preceded by the domain changes, so that preflight and the environment see the scenario as measured. */
   wrap(plan: ComparisonPlan, inner: BeforeJobs | undefined): BeforeJobs | undefined {
@@ -82,6 +101,23 @@ export class RunDomains implements RunDomainChanges {
       const rest = inner ? await inner(ctx) : {}
       return { ...rest, findings: [...findings, ...(rest.findings ?? [])] }
     }
+  }
+
+  /** Records what happened to `domain` in run.json (one entry per domain, changed in place). */
+  private async note(entry: { domain: string; host: string; guest: string }, change: Partial<Pick<RunDomain, 'apply' | 'restore'>>): Promise<void> {
+    await this.run?.record((doc) => {
+      const list = (doc.domains ??= [])
+      const found = list.find((d) => d.domain === entry.domain && d.host === entry.host)
+      // a resumed run finds its combination in force: the change that put it there, now verified, stays the record
+      const earlier = found?.apply
+      const resumed = (earlier?.status === 'changing' || earlier?.status === 'applied') && change.apply?.status === 'unchanged'
+      if (found) Object.assign(found, resumed ? { ...change, apply: { ...earlier, status: 'applied', at: change.apply!.at } } : change)
+      else list.push({ ...entry, ...change })
+    })
+  }
+
+  private originalFile(domain: string): string | undefined {
+    return this.run ? path.relative(this.run.runDir, originalXmlPath(this.dir, domain)) : undefined
   }
 
   private async applyAll(ctx: BeforeJobsContext): Promise<Finding[]> {
@@ -96,21 +132,36 @@ export class RunDomains implements RunDomainChanges {
       const guestSession = ctx.sessions.get(task.guest)
       if (!host || !hostSession) throw new ScenarioError('read', `${task.guest}'s domain ${task.domain} cannot be changed: the plan has no physical host for it (set the guest's host in the inventory, or make the host the baseline)`)
       if (!guestSession) throw new ScenarioError('read', `${task.guest} was not connected, so its domain ${task.domain} was not changed`)
+      const domainHost: DomainHost = { label: host.name, session: hostSession, sudo: host.sudo }
+      const entry = { domain: task.domain, host: host.name, guest: task.guest }
       ctx.onStage?.(`Applying the scenario of ${task.guest} to domain ${task.domain} on ${host.name}`, task.guest)
-      const applied = await applyDomainSetup({ label: host.name, session: hostSession, sudo: host.sudo }, task.domain, task.setup, { label: task.guest, session: guestSession }, {
-        originalsDir: this.dir,
-        onStage: (m) => ctx.onStage?.(m, task.guest),
-        ...(ctx.signal ? { signal: ctx.signal } : {})
-      })
-      const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
-      const { restartMs, bootMs, verifyMs } = applied.timings
-      const changed = applied.changes.length > 0 ? `${describeChanges(applied.changes)}; restarted in ${seconds(restartMs)}, SSH after ${seconds(bootMs)} more` : 'nothing to change'
-      findings.push({
-        severity: 'info',
-        target: task.guest,
-        code: 'scenario-applied',
-        message: `domain ${task.domain}: ${changed}; verified in ${seconds(verifyMs)} (${applied.checks.map((c) => `${c.where} ${c.what} ${c.seen}`).join(', ')}).`
-      })
+      let diffFile: string | undefined
+      let changes: string[] = []
+      try {
+        // a sweep's first step checks every combination before the domain changes at all
+        const combos = this.run && !savedOriginals(this.dir).some((o) => o.domain === task.domain) ? sweepSetupsOf(this.run.runDir) : []
+        if (combos.length > 1) await checkDomainSetups(domainHost, task.domain, combos)
+        const applied = await applyDomainSetup(domainHost, task.domain, task.setup, { label: task.guest, session: guestSession }, {
+          originalsDir: this.dir,
+          onStage: (m) => ctx.onStage?.(m, task.guest),
+          onEdited: async (edit) => {
+            changes = edit.changes.map((c) => `${c.what}: ${c.from} -> ${c.to}`)
+            if (!this.run || edit.changes.length === 0) return
+            diffFile = `${DIFFS_DIR}/${encodeURIComponent(task.domain)}.diff`
+            await writeFileAtomic(path.join(this.run.runDir, diffFile), edit.diff)
+            await this.note(entry, { apply: { status: 'changing', at: new Date().toISOString(), changes, diffFile } })
+          },
+          ...(ctx.signal ? { signal: ctx.signal } : {})
+        })
+        await this.note(entry, { apply: { status: applied.changes.length > 0 ? 'applied' : 'unchanged', at: new Date().toISOString(), changes, ...(diffFile ? { diffFile } : {}) } })
+        findings.push(appliedFinding(task, applied))
+      } catch (error) {
+        const details = error instanceof ScenarioError ? error.details : undefined
+        await this.note(entry, {
+          apply: { status: 'failed', at: new Date().toISOString(), changes, ...(diffFile ? { diffFile } : {}), error: (error as Error).message, ...(details ? { details } : {}) }
+        })
+        throw error
+      }
     }
     return findings
   }
@@ -121,6 +172,8 @@ export class RunDomains implements RunDomainChanges {
     for (const saved of savedOriginals(this.dir)) {
       const guest = targets.find((t) => t.scenario?.domain === saved.domain)
       const host = targets.find((t) => t.name === saved.host) ?? (guest ? physicalHostOf(targets, guest.name) : undefined)
+      const entry = { domain: saved.domain, host: host?.name ?? saved.host, guest: guest?.name ?? '' }
+      const originalFile = this.originalFile(saved.domain)
       try {
         if (!host) throw new Error(`its host ${saved.host} is not a target of this run`)
         this.onStage(`Restoring domain ${saved.domain} on ${host.name}`, guest?.name)
@@ -128,13 +181,40 @@ export class RunDomains implements RunDomainChanges {
           onStage: (m) => this.onStage(m, guest?.name)
         })
         await markRestored(this.dir, saved.domain)
+        await this.note(entry, { restore: { status: 'restored', at: new Date().toISOString(), ...(originalFile ? { originalFile } : {}) } })
         this.onStage(`Domain ${saved.domain} has its original configuration again`, guest?.name)
       } catch (error) {
         const message = `domain ${saved.domain} could not be restored: ${(error as Error).message}. Its original XML is ${originalXmlPath(this.dir, saved.domain)}: virsh define it on ${saved.host}.`
+        await this.note(entry, { restore: { status: 'failed', at: new Date().toISOString(), error: message, ...(originalFile ? { originalFile } : {}) } }).catch(() => undefined)
         this.onStage(message, guest?.name)
         errors.push(message)
       }
     }
     return errors
+  }
+
+  /** A sweep step that completed leaves its domain changed for the next step: recorded as kept. */
+  async keepAll(): Promise<void> {
+    for (const saved of savedOriginals(this.dir)) {
+      const originalFile = this.originalFile(saved.domain)
+      await this.run?.record((doc) => {
+        for (const d of doc.domains ?? []) {
+          if (d.domain === saved.domain) d.restore = { status: 'kept', at: new Date().toISOString(), ...(originalFile ? { originalFile } : {}) }
+        }
+      })
+    }
+  }
+}
+
+/** The info finding of an applied setup: what changed, the restart and SSH times, each check with what was seen. */
+function appliedFinding(task: DomainTask, applied: Applied): Finding {
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
+  const { restartMs, bootMs, verifyMs } = applied.timings
+  const changed = applied.changes.length > 0 ? `${describeChanges(applied.changes)}; restarted in ${seconds(restartMs)}, SSH after ${seconds(bootMs)} more` : 'nothing to change'
+  return {
+    severity: 'info',
+    target: task.guest,
+    code: 'scenario-applied',
+    message: `domain ${task.domain}: ${changed}; verified in ${seconds(verifyMs)} (${applied.checks.map((c) => `${c.where} ${c.what} ${c.seen}`).join(', ')}).`
   }
 }

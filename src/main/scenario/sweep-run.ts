@@ -6,13 +6,17 @@
  * complete (a failure, a cancel), which also ends the sweep. `sweep.json` records the steps as
  * they end.
  */
+import { existsSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import type { ComparisonPlan } from '../../shared/model/plan'
-import type { RunStatus } from '../../shared/model/run'
+import { ComparisonPlanSchema, type ComparisonPlan } from '../../shared/model/plan'
+import type { RunDocument, RunStatus } from '../../shared/model/run'
 import { expandSweep, sweepSteps, type SweepStep, type SweepVariant } from '../../shared/sweep/expand'
-import { startRun, type RunServices, type StartedRun } from '../engine/start-run'
+import { continueRun, startRun, type RunServices, type StartedRun } from '../engine/start-run'
 import { writeFileAtomic } from '../fs/atomic-file'
-import { SWEEP_FILE } from './run-domains'
+import { readRun, RUN_FILE } from '../store/run-store'
+import { savedOriginals } from './apply'
+import { DOMAINS_DIR, SWEEP_FILE } from './run-domains'
 
 export { SWEEP_FILE }
 
@@ -45,27 +49,77 @@ export function stepPlan(plan: ComparisonPlan, variant: SweepVariant, step: Swee
   return { ...rest, repetitions: step.repetitions, variants: [{ target: sweep.target, label: variant.label, scenario: variant.scenario }] }
 }
 
-/** Runs every step of the plan's sweep in `dir`; returns each step's result (the steps not run are missing). */
-export async function runSweep(plan: ComparisonPlan, dir: string, services: RunServices, hooks: SweepHooks = {}): Promise<SweepStepResult[]> {
+/** What sweep.json holds: the plan, its combinations, and the steps that ended, in order. */
+export interface SweepRecord {
+  kind: 'virtbench.sweep'
+  version: 1
+  plan: ComparisonPlan
+  variants: { label: string; values: Record<string, string | number> }[]
+  steps: SweepStepResult[]
+}
+
+/** The sweep folder of `dir`: `dir` itself when it holds sweep.json, its parent when `dir` is one of its steps; else undefined. */
+export function sweepFolderOf(dir: string): string | undefined {
+  if (existsSync(path.join(dir, SWEEP_FILE))) return dir
+  const parent = path.dirname(dir)
+  return existsSync(path.join(parent, SWEEP_FILE)) ? parent : undefined
+}
+
+/** Reads a sweep folder's sweep.json (its plan checked as a preset's is). */
+export async function readSweepRecord(dir: string): Promise<SweepRecord> {
+  const raw = JSON.parse(await readFile(path.join(dir, SWEEP_FILE), 'utf8')) as SweepRecord
+  if (raw.kind !== 'virtbench.sweep' || raw.version !== 1) throw new Error(`${path.join(dir, SWEEP_FILE)} is not a sweep record VirtBench knows (kind ${String(raw.kind)}, version ${String(raw.version)})`)
+  return { ...raw, plan: ComparisonPlanSchema.parse(raw.plan) }
+}
+
+/** The run document of the sweep's first step that has one (the targets as the sweep saw them); undefined before any. */
+export async function firstStepRun(dir: string): Promise<RunDocument | undefined> {
+  const first = (await readdir(dir)).filter((name) => /^\d+-/.test(name) && existsSync(path.join(dir, name, RUN_FILE))).sort()[0]
+  return first ? readRun(path.join(dir, first)) : undefined
+}
+
+export interface SweepOptions {
+  /** Continue the sweep in `dir` (after a crash, a Ctrl+C, a failed step): its completed steps are kept, the next one resumed. */
+  resume?: boolean
+}
+
+/** The step to start from when resuming: after the completed steps; the last one again when the domain still waits for its restore. */
+function resumeFrom(kept: SweepStepResult[], total: number, domainsDir: string): number {
+  if (kept.length < total) return kept.length
+  return savedOriginals(domainsDir).length > 0 ? total - 1 : total
+}
+
+/**
+ * Runs every step of the plan's sweep in `dir`; returns each step's result (the steps not run are
+ * missing). Resuming keeps the steps that completed, continues the step that was under way (its
+ * run resumed: jobs that succeeded are not run again) and runs the steps after it.
+ */
+export async function runSweep(plan: ComparisonPlan, dir: string, services: RunServices, hooks: SweepHooks = {}, opts: SweepOptions = {}): Promise<SweepStepResult[]> {
   if (!plan.sweep) throw new Error('runSweep needs a plan with a sweep')
   const variants = expandSweep(plan.sweep)
   const steps = sweepSteps(variants.length, plan.repetitions, plan.sweep.order)
   const results: SweepStepResult[] = []
+  if (opts.resume) {
+    const before = (await readSweepRecord(dir)).steps
+    const completed = before.findIndex((r) => r.status !== 'completed')
+    results.push(...before.slice(0, completed < 0 ? before.length : completed))
+    results.splice(resumeFrom(results, steps.length, path.join(dir, DOMAINS_DIR)))
+  }
   const record = (): Promise<void> =>
-    writeFileAtomic(path.join(dir, SWEEP_FILE), `${JSON.stringify({ kind: 'virtbench.sweep', version: 1, plan, variants: variants.map((v) => ({ label: v.label, values: v.values })), steps: results }, null, 2)}\n`)
+    writeFileAtomic(path.join(dir, SWEEP_FILE), `${JSON.stringify({ kind: 'virtbench.sweep', version: 1, plan, variants: variants.map((v) => ({ label: v.label, values: v.values })), steps: results } satisfies SweepRecord, null, 2)}\n`)
   // written first: a step's run folder finds the sweep's originals through it (a resume after a crash)
   await record()
   for (const [index, step] of steps.entries()) {
+    if (index < results.length) continue
     if (hooks.stopped?.()) break
     const variant = variants[step.variant]!
     const stepDir = `${String(index + 1).padStart(2, '0')}-${slug(variant.label)}`
     const last = index === steps.length - 1
     hooks.onStep?.(index, steps.length, variant)
     // each step's run finds the sweep's originals through sweep.json (domainsDirOf)
-    const started = await startRun(stepPlan(plan, variant, step), path.join(dir, stepDir), {
-      ...services,
-      restoreDomains: (status) => last || status !== 'completed' || hooks.stopped?.() === true
-    })
+    const stepServices: RunServices = { ...services, restoreDomains: (status) => last || status !== 'completed' || hooks.stopped?.() === true }
+    const runDir = path.join(dir, stepDir)
+    const started = existsSync(path.join(runDir, RUN_FILE)) ? await continueRun(runDir, stepServices) : await startRun(stepPlan(plan, variant, step), runDir, stepServices)
     const begun = Date.now()
     hooks.onStarted?.(started)
     const status = await started.done

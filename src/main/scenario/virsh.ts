@@ -5,7 +5,7 @@
  * qemu:///system, or LIBVIRT_DEFAULT_URI / uri_default of the login user without sudo).
  */
 import { quoteSh } from '../../shared/shell-quote'
-import type { Session, SudoMode } from '../ssh/types'
+import { SessionError, type Session, type SudoMode } from '../ssh/types'
 
 export interface DomainHost {
   /** The host's name, for messages. */
@@ -36,6 +36,8 @@ export interface VirshResult {
   stdout: string
   /** What virsh said on failure (its stderr, or the timeout). */
   said: string
+  /** Why virsh did not run at all: the host has no virsh, or sudo refused to run it. */
+  refused?: 'no-virsh' | 'sudo'
 }
 
 /** Runs `virsh ARGS...` on the host (an argument "-" is `stdin`, as a file); never throws for virsh's own failures. */
@@ -46,15 +48,22 @@ export async function virsh(host: DomainHost, args: readonly string[], opts: { s
   const command = opts.stdin === undefined
     ? { argv: ['virsh', ...args] }
     : { script: `f=$(mktemp) || exit 1; cat > "$f"; virsh ${args.map((a) => (a === '-' ? '"$f"' : quoteSh(a))).join(' ')}; rc=$?; rm -f -- "$f"; exit $rc` }
-  const result = await host.session.exec(
-    command,
-    { capture: { maxBytes: MAX_BYTES }, timeoutMs, env: { LC_ALL: 'C' }, ...(host.sudo ? { sudo: host.sudo } : {}), ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }
-  )
+  let result
+  try {
+    result = await host.session.exec(
+      command,
+      { capture: { maxBytes: MAX_BYTES }, timeoutMs, env: { LC_ALL: 'C' }, ...(host.sudo ? { sudo: host.sudo } : {}), ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }
+    )
+  } catch (error) {
+    // sudo refusing (checked once per session) is not virsh's failure: it says what to set on the target
+    if (error instanceof SessionError && error.code === 'sudo') return { ok: false, stdout: '', said: error.message, refused: 'sudo' }
+    throw error
+  }
   const stdout = result.stdout?.toString('utf8') ?? ''
   const stderr = (result.stderr?.toString('utf8') ?? '').trim()
   if (result.timedOut) return { ok: false, stdout, said: `no answer within ${Math.round(timeoutMs / 1000)} s` }
   if (result.exitCode === 127 || /virsh: (command )?not found/.test(stderr)) {
-    return { ok: false, stdout, said: 'virsh is not installed (install libvirt-clients)' }
+    return { ok: false, stdout, said: 'virsh is not installed (install libvirt-clients)', refused: 'no-virsh' }
   }
   return { ok: result.exitCode === 0, stdout, said: stderr.replace(/^error: /gm, '').split('\n').filter((l) => l.trim() !== '').join('; ') || `exit ${result.exitCode}` }
 }

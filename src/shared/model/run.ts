@@ -209,6 +209,45 @@ export const RunSourceSchema = z.strictObject({
 })
 export type RunSource = z.infer<typeof RunSourceSchema>
 
+/**
+ * A libvirt domain the run changed (docs/scenarios.md): the setup applied before the jobs (its XML
+ * diff kept in the run folder) and whether the original was put back when the run ended.
+ */
+export const RunDomainSchema = z.strictObject({
+  domain: z.string(),
+  /** The physical host where virsh ran, and the guest (target names). */
+  host: z.string(),
+  guest: z.string(),
+  apply: z
+    .strictObject({
+      /**
+       * changing: defined, the restart and the checks under way (a run killed then keeps this);
+       * applied: changed and verified; unchanged: the domain had the setup already (no restart); failed: see error.
+       */
+      status: z.enum(['changing', 'applied', 'unchanged', 'failed']),
+      at: Iso,
+      /** What changed, in words ("vdb cache: none -> writeback"). */
+      changes: z.array(z.string()).default([]),
+      /** The XML diff (lines), relative to the run folder. */
+      diffFile: z.string().optional(),
+      error: z.string().optional(),
+      /** For a failure: the XML diff and the end of the guest's serial console. */
+      details: z.string().optional()
+    })
+    .optional(),
+  restore: z
+    .strictObject({
+      /** restored: the original XML is defined and the guest answered; failed: see error; kept: a sweep's next step changes the domain again. */
+      status: z.enum(['restored', 'failed', 'kept']),
+      at: Iso,
+      error: z.string().optional(),
+      /** The original XML saved before the first change, relative to the run folder (`../domains/...` in a sweep's step). */
+      originalFile: z.string().optional()
+    })
+    .optional()
+})
+export type RunDomain = z.infer<typeof RunDomainSchema>
+
 export const RunDocumentSchema = z.strictObject({
   kind: z.literal(RUN_KIND),
   version: z.literal(RUN_VERSION),
@@ -233,6 +272,8 @@ export const RunDocumentSchema = z.strictObject({
    * reads them from the run. Absent in runs written before VirtBench kept them (filled in when read).
    */
   metrics: z.array(MetricDefSchema).optional(),
+  /** The libvirt domains the run changed (a scenario setup, a sweep step) and how each was put back. */
+  domains: z.array(RunDomainSchema).optional(),
   /** Why the run stopped early, when it did. */
   error: z.string().optional(),
   /** Present when the figures were not measured by VirtBench: published ones (the example built from study 001). */
