@@ -4,6 +4,7 @@ import type { EventChannel, InvokeChannel } from './channels'
 import { catalogInvokeContract } from './catalog-contract'
 import { presetsEventContract, presetsInvokeContract } from './presets-contract'
 import { runsEventContract, runsInvokeContract } from './runs-contract'
+import { scenarioInvokeContract } from './scenario-contract'
 import { targetsEventContract, targetsInvokeContract } from './targets-contract'
 import { teamStoreInvokeContract } from './team-store-contract'
 
@@ -85,6 +86,7 @@ export const invokeContract = {
   ...targetsInvokeContract,
   ...runsInvokeContract,
   ...catalogInvokeContract,
+  ...scenarioInvokeContract,
   ...presetsInvokeContract,
   ...teamStoreInvokeContract
 } satisfies Record<InvokeChannel, { request: z.ZodType; response: z.ZodType }>

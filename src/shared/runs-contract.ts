@@ -46,7 +46,14 @@ export const runsInvokeContract = {
     response: z.object({ runs: z.array(RunSummarySchema), problems: z.array(z.string()), active: z.array(z.string()) })
   },
   'runs:get': { request: z.strictObject({ id: RunId }), response: RunDocumentSchema },
-  'runs:start': { request: z.strictObject({ plan: ComparisonPlanSchema }), response: z.object({ id: z.string() }) },
+  'runs:start': {
+    request: z.strictObject({
+      plan: ComparisonPlanSchema,
+      /** The user's consent to change the plan's libvirt domains (the wizard's checkbox; the CLI's --change-domains). */
+      changeDomains: z.boolean().optional()
+    }),
+    response: z.object({ id: z.string() })
+  },
   'runs:cancel': { request: z.strictObject({ id: RunId }), response: z.object({ cancelled: z.boolean() }) },
   'runs:retry': { request: z.strictObject({ id: RunId, jobIds: z.array(JobId).min(1).max(10_000) }), response: z.object({ id: z.string() }) },
   'runs:resume': { request: z.strictObject({ id: RunId }), response: z.object({ id: z.string() }) },

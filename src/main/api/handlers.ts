@@ -11,6 +11,7 @@ import type { HostKeyDecisions } from './host-key-decisions'
 import { createPresetsHandlers } from './presets-handlers'
 import { createReportHandlers, type ReportPrinter } from './report-handlers'
 import { createRunsHandlers } from './runs-handlers'
+import { createScenarioHandlers } from './scenario-handlers'
 import { createTargetsHandlers } from './targets-handlers'
 import { createTeamStoreHandlers } from './team-store-handlers'
 
@@ -79,6 +80,14 @@ export function createApi(host: HostServices): Api {
     notify,
     ...(host.homeDir !== undefined && { homeDir: host.homeDir })
   })
+  const scenario = createScenarioHandlers({
+    dataDir: host.dataDir,
+    secrets,
+    decisions,
+    openLocal: (target) => openLocalSession(target.name),
+    notify,
+    ...(host.homeDir !== undefined && { homeDir: host.homeDir })
+  })
   const presets = createPresetsHandlers({ dataDir: host.dataDir, resourcesDir: resourcesDir() }, hub)
   const report = createReportHandlers({
     getRun: async (id) => runs['runs:get']({ id }),
@@ -115,6 +124,7 @@ export function createApi(host: HostServices): Api {
     ...targets,
     ...runs,
     ...catalog,
+    ...scenario,
     ...presets,
     ...report,
     ...team

@@ -11,6 +11,7 @@ import { newRunId } from '../engine/runner'
 import { resourcesDir, scriptsDir } from '../resources'
 import type { SecretStore } from '../secrets/secrets'
 import type { Session } from '../ssh/types'
+import { consentNeeded, runDomainsOf } from '../scenario/run-domains'
 import { describeRun } from '../tools/describe-run'
 import { exportRun, importRun } from '../store/run-archive'
 import { parseRunDocument, RunFileError, RunStore } from '../store/run-store'
@@ -105,10 +106,17 @@ export function createRunsHandlers(svc: RunsServices, hub: EventHub): Pick<Handl
         throw error
       }
     },
-    'runs:start': async ({ plan }) => {
+    'runs:start': async ({ plan, changeDomains }) => {
       const id = newRunId()
+      const parsed = ComparisonPlanSchema.parse(plan)
+      // the same refusal as virtbench run without --change-domains, before anything happens
+      const refusal = consentNeeded(parsed, 'your consent (the review step\'s box "VirtBench will edit and restart…")')
+      if (refusal && changeDomains !== true) throw new ApiError('forbidden', refusal)
+      if (parsed.sweep) {
+        throw new ApiError('unavailable', `the app does not run sweeps yet: save the comparison as a preset and run it with virtbench run --change-domains PRESET.json (docs/scenarios.md#sweeps)`)
+      }
       try {
-        track(id, await startRun(ComparisonPlanSchema.parse(plan), store.dirOf(id), await services(), id))
+        track(id, await startRun(parsed, store.dirOf(id), { ...(await services()), domains: runDomainsOf(changeDomains === true) }, id))
       } catch (error) {
         launchError(error)
       }

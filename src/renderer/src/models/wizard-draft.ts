@@ -6,6 +6,7 @@ import type { Scenario } from '../../../shared/model/scenario'
 import { sameTargetName } from '../../../shared/model/target'
 import type { Aggregate, PackId, ToolId } from '../../../shared/model/tool-ids'
 import { typedNumber } from '../lib/typed-number'
+import { draftOfSweep, sweepOfDraft, type SweepDraft } from './sweep-draft'
 
 /**
  * The wizard's working copy of a comparison plan, and the pure functions around it: the plan it
@@ -68,6 +69,10 @@ export interface WizardDraft {
   acceptance?: AcceptanceInput
   /** The plan's idle check length in seconds (docs/preflight.md), kept as the preset has it; undefined: the default. */
   idleSeconds?: number
+  /** One guest measured under every combination of factors that VirtBench applies to its domain (docs/scenarios.md#sweeps); undefined: none. */
+  sweep?: SweepDraft
+  /** The consent sentence the user ticked (the domains and hosts it names); Start needs it to match the plan's. Never saved. */
+  domainConsent?: string
 }
 
 export const DEFAULT_MARGIN = '3'
@@ -139,10 +144,12 @@ export function planOfDraft(draft: WizardDraft): ComparisonPlanInput {
     draft.storage.kind === 'directory'
       ? { kind: 'directory' as const, path: draft.storage.directory.trim() }
       : { kind: 'device' as const, path: draft.storage.device.trim(), confirm: draft.storage.confirm }
+  const swept = draft.sweep
   return {
     name: draftName(draft).trim(),
     baseline: { target: draft.baseline ?? '', ...(draft.baselineLabel.trim() ? { label: draft.baselineLabel.trim() } : {}) },
-    variants: draft.variants.map((v) => ({
+    // a sweep measures its guest alone, once per combination (the sweep runner's steps)
+    variants: (swept ? [] : draft.variants).map((v) => ({
       target: v.target,
       ...(v.label.trim() ? { label: v.label.trim() } : {}),
       scenario: cleanScenario(v.scenario)
@@ -161,7 +168,8 @@ export function planOfDraft(draft: WizardDraft): ComparisonPlanInput {
     schedule: { ...draft.schedule },
     ...statisticsOfDraft(draft.statistics),
     ...(draft.acceptance ? { acceptance: draft.acceptance } : {}),
-    ...(draft.idleSeconds !== undefined ? { idleSeconds: draft.idleSeconds } : {})
+    ...(draft.idleSeconds !== undefined ? { idleSeconds: draft.idleSeconds } : {}),
+    ...(swept ? { sweep: sweepOfDraft(swept, draft.variants.find((v) => sameTargetName(v.target, swept.target))?.scenario) } : {})
   }
 }
 
@@ -196,7 +204,13 @@ export function draftOfPlan(plan: ComparisonPlanInput): WizardDraft {
     nameEdited: true,
     baseline: plan.baseline?.target || undefined,
     baselineLabel: plan.baseline?.label ?? '',
-    variants: (plan.variants ?? []).map((v) => ({ target: v.target, label: v.label ?? '', scenario: { ...(v.scenario ?? {}) } })),
+    variants: [
+      ...(plan.variants ?? []).map((v) => ({ target: v.target, label: v.label ?? '', scenario: { ...(v.scenario ?? {}) } })),
+      // the swept guest is a ticked guest of the draft, with the labels its combinations share
+      ...(plan.sweep && !(plan.variants ?? []).some((v) => sameTargetName(v.target, plan.sweep!.target))
+        ? [{ target: plan.sweep.target, label: '', scenario: { ...(plan.sweep.scenario ?? {}) } }]
+        : [])
+    ],
     tests: (plan.tests ?? []).map((t): TestDraft =>
       'pack' in t
         ? { kind: 'pack', pack: t.pack, form: t.form ?? 'full', only: t.only ? [...t.only] : undefined }
@@ -232,7 +246,8 @@ export function draftOfPlan(plan: ComparisonPlanInput): WizardDraft {
       warmup: plan.warmup ?? false
     },
     ...(plan.acceptance ? { acceptance: plan.acceptance } : {}),
-    ...(plan.idleSeconds !== undefined ? { idleSeconds: plan.idleSeconds } : {})
+    ...(plan.idleSeconds !== undefined ? { idleSeconds: plan.idleSeconds } : {}),
+    ...(plan.sweep ? { sweep: draftOfSweep(plan.sweep) } : {})
   }
 }
 
@@ -389,6 +404,7 @@ export type StepIndex = 0 | 1 | 2 | 3
 export function stepOfPath(path: string): StepIndex {
   const [head, index, field] = path.split('.')
   if (head === 'baseline') return path === 'baseline.label' ? 1 : 0
+  if (head === 'sweep') return 1
   if (head === 'variants') return index === undefined || field === 'target' ? 0 : 1
   if (head === 'tests' || head === 'repetitions' || head === 'aggregate' || head === 'storage' || head === 'network' || head === 'schedule') return 2
   return 3
@@ -512,7 +528,14 @@ const FIELD_NAMES: Record<string, string> = {
   variants: 'guests',
   tests: 'tests',
   name: 'name',
-  domain: 'libvirt domain'
+  domain: 'libvirt domain',
+  sweep: 'sweep',
+  factors: 'factors',
+  busDisk: 'disk moved',
+  memoryMiB: 'memory (MiB)',
+  nicQueues: 'NIC queues',
+  vcpus: 'vCPUs',
+  io: 'io mode'
 }
 
 /** "blockSize" → "block size"; known plan fields by the names the wizard shows. */

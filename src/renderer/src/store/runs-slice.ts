@@ -29,12 +29,17 @@ export interface LiveJob {
   samples?: number
 }
 
+/** How many stage messages a live run keeps. */
+const STAGES_KEPT = 500
+
 /** What the events said about one run since it last started. */
 export interface LiveRun {
   status?: RunStatus
   error?: string
   /** The latest stage before the jobs (connecting, checking the targets...). */
   stage?: { message: string; target?: string }
+  /** Every stage of this pass, oldest first (the last STAGES_KEPT): the run page reads the domain changes from them. */
+  stages?: { message: string; target?: string }[]
   findings: Finding[]
   jobs: Record<string, LiveJob>
 }
@@ -85,7 +90,8 @@ export interface RunsSlice {
   /** The live log of a run, if lines arrived for it in this session. */
   runLog: (runId: string) => LogLines | undefined
   /** Starts a comparison and opens its run page; returns the run id. Throws the API's error. */
-  startRun: (plan: ComparisonPlanInput) => Promise<string>
+  /** `changeDomains`: the user's consent to change the plan's libvirt domains. */
+  startRun: (plan: ComparisonPlanInput, options?: { changeDomains?: boolean }) => Promise<string>
   cancelRun: (id: string) => Promise<boolean>
   retryJobs: (id: string, jobIds: string[]) => Promise<void>
   resumeRun: (id: string) => Promise<void>
@@ -191,7 +197,10 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
         refetchOpenRun(runId)
         return
       case 'stage':
-        patchLive(runId, (run) => ({ ...run, stage: { message: event.message, ...(event.target ? { target: event.target } : {}) } }))
+        patchLive(runId, (run) => {
+          const stage = { message: event.message, ...(event.target ? { target: event.target } : {}) }
+          return { ...run, stage, stages: [...(run.stages ?? []), stage].slice(-STAGES_KEPT) }
+        })
         return
       case 'finding':
         patchLive(runId, (run) => ({ ...run, findings: [...run.findings, event.finding] }))
@@ -333,8 +342,8 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
 
     runLog: (runId) => logs.get(runId),
 
-    startRun: async (plan) => {
-      const { id } = await api().invoke('runs:start', { plan })
+    startRun: async (plan, options) => {
+      const { id } = await api().invoke('runs:start', { plan, ...(options?.changeDomains ? { changeDomains: true } : {}) })
       set((s) => ({
         live: s.live[id] ? s.live : { ...s.live, [id]: { status: 'running', findings: [], jobs: {} } },
         activeRuns: s.activeRuns.includes(id) ? s.activeRuns : [...s.activeRuns, id]

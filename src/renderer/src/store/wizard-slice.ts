@@ -62,7 +62,7 @@ export interface WizardSlice {
   runPreflight: () => Promise<void>
   acknowledgeWarnings: (acknowledged: boolean) => void
   /** Starts the run of the current plan and opens its page; throws with the reason it could not. */
-  startComparison: () => Promise<void>
+  startComparison: (options?: StartOptions) => Promise<void>
   /**
    * Saves the current plan as a preset named `name` (the preset's plan carries that name); the
    * comparison in the wizard keeps its own name, so its review and preflight stay current. Throws
@@ -104,7 +104,12 @@ export function planKey(plan: ComparisonPlanInput): string {
   return JSON.stringify(plan)
 }
 
-type StartRun = (plan: ComparisonPlanInput) => Promise<unknown>
+/** How a run starts: `changeDomains` is the user's consent to change the plan's libvirt domains (runs:start). */
+export interface StartOptions {
+  changeDomains?: boolean
+}
+
+type StartRun = (plan: ComparisonPlanInput, options?: StartOptions) => Promise<unknown>
 
 export const createWizardSlice: StateCreator<AppState, [], [], WizardSlice> = (set, get) => {
   /** Counts reviews sent, so that a slow answer never replaces a newer one. */
@@ -184,16 +189,16 @@ export const createWizardSlice: StateCreator<AppState, [], [], WizardSlice> = (s
 
     acknowledgeWarnings: (acknowledged) => set((s) => (s.wizardPreflight ? { wizardPreflight: { ...s.wizardPreflight, acknowledged } } : s)),
 
-    startComparison: async () => {
+    startComparison: async (options) => {
       const plan = get().wizardPlan()
       // The runs slice starts runs (and opens the run page) once it has startRun.
       const state: object = get()
       const startRun: unknown = 'startRun' in state ? state.startRun : undefined
       if (typeof startRun === 'function') {
-        await (startRun as StartRun)(plan)
+        await (startRun as StartRun)(plan, ...(options ? [options] : []))
         return
       }
-      const { id } = await api().invoke('runs:start', { plan })
+      const { id } = await api().invoke('runs:start', { plan, ...(options?.changeDomains ? { changeDomains: true } : {}) })
       get().openRun(id)
     },
 

@@ -5,6 +5,8 @@ import { describeScenario } from '../../../../shared/model/scenario'
 import { useAppStore } from '../../store'
 import { CriteriaEditor } from '../acceptance/criteria-editor'
 import { apiMessage } from '../../lib/api-message'
+import { SweepTime } from './sweep-expansion'
+import { DomainChanges, useDomainConsent } from './sweep-review'
 import { useWizardIssues } from './use-issues'
 import { WizardField } from './wizard-field'
 import { derivedName, draftName, fieldId, formatDuration, placeOf, STEPS, stepOfPath, type StepIndex } from '../../models/wizard-draft'
@@ -21,6 +23,7 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
   const startComparison = useAppStore((s) => s.startComparison)
   const reviewPlan = useAppStore((s) => s.reviewPlan)
   const issues = useWizardIssues()
+  const consent = useDomainConsent()
   const [starting, setStarting] = useState(false)
   const [startError, setStartError] = useState<string | undefined>()
 
@@ -43,6 +46,8 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
     }
     if (errors.length > 0) return `Preflight found ${count(errors.length, 'an error', 'errors')}: fix ${errors.length === 1 ? 'it' : 'them'} and run preflight again.`
     if (warnings.length > 0 && !preflight?.acknowledged) return `Read the ${count(warnings.length, 'warning', 'warnings')} and tick the box to start anyway.`
+    if (consent.text && !consent.given) return 'Tick the box that lets VirtBench edit and restart the domain: the run changes it.'
+    if (consent.sweep) return 'The app does not run sweeps yet: save the comparison as a preset and run it with virtbench run --change-domains PRESET.json.'
     return undefined
   }
   const blocked = blocker()
@@ -52,7 +57,7 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
     setStarting(true)
     setStartError(undefined)
     try {
-      await startComparison()
+      await startComparison(...(consent.given ? [{ changeDomains: true }] : []))
     } catch (error) {
       setStartError(apiMessage(error))
     } finally {
@@ -120,6 +125,8 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
 
       <Acceptance review={review?.ok ? review : undefined} />
 
+      <DomainChanges />
+
       <section aria-labelledby="wiz-preflight-heading" className="wiz-preflight">
         <h3 id="wiz-preflight-heading">Preflight</h3>
         <p className="muted">
@@ -152,15 +159,20 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
       </section>
 
       <div className="wiz-start">
-        <p className="wiz-total">
-          {review?.ok
-            ? `Estimated time, ${draft.schedule.parallelTargets ? 'the targets side by side' : 'all jobs one after the other'}, checks included: ${formatDuration(review.seconds)} (${review.jobs.length} job${review.jobs.length === 1 ? '' : 's'}${pastText(review.timedFromPast, review.jobs.length)})${
-                review.maxSeconds !== undefined && review.maxSeconds > review.seconds
-                  ? `; with the repetitions added until each figure is precise enough, up to ${formatDuration(review.maxSeconds)}`
-                  : ''
-              }.`
-            : 'The time is estimated once the plan has no problems.'}
-        </p>
+        {/* a sweep is a run per step: its time is the steps' and the guest's restarts, not this plan's one run */}
+        {draft.sweep ? (
+          <SweepTime enabled={review?.ok === true} className="wiz-total" />
+        ) : (
+          <p className="wiz-total">
+            {review?.ok
+              ? `Estimated time, ${draft.schedule.parallelTargets ? 'the targets side by side' : 'all jobs one after the other'}, checks included: ${formatDuration(review.seconds)} (${review.jobs.length} job${review.jobs.length === 1 ? '' : 's'}${pastText(review.timedFromPast, review.jobs.length)})${
+                  review.maxSeconds !== undefined && review.maxSeconds > review.seconds
+                    ? `; with the repetitions added until each figure is precise enough, up to ${formatDuration(review.maxSeconds)}`
+                    : ''
+                }.`
+              : 'The time is estimated once the plan has no problems.'}
+          </p>
+        )}
         <button
           type="button"
           className="button button-primary"

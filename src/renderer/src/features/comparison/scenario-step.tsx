@@ -14,6 +14,7 @@ import { sameTargetName } from '../../../../shared/model/target'
 import type { TargetView } from '../../../../shared/targets-contract'
 import { useAppStore } from '../../store'
 import { MatrixHelper } from './matrix-helper'
+import { SweepEditor } from './sweep-editor'
 import { useWizardIssues } from './use-issues'
 import { WizardField } from './wizard-field'
 import { movedVariant, networkPeerName, peerAddress, type VariantDraft } from '../../models/wizard-draft'
@@ -50,6 +51,8 @@ export function ScenarioStep(): ReactElement {
       </p>
 
       <MatrixHelper />
+
+      <SweepEditor />
 
       {draft.baseline ? (
         <section className="card wiz-baseline-card" aria-label={`Baseline ${draft.baseline}`}>

@@ -8,6 +8,7 @@ import { apiMessage } from '../../lib/api-message'
 import { comparisonOf } from '../results/comparison-of'
 import { OverheadTable } from '../results/overhead-table'
 import { ResultsView } from '../results/results-view'
+import { DomainStagesView } from './domain-stages-view'
 import { JobTable, ProgressBar } from './job-table'
 import { cachedJobView, formatDuration, formatWhen, overallProgress, type JobView } from './job-view'
 import { LogView } from './log-view'
@@ -312,6 +313,7 @@ function LiveRunView({
             '\u00a0'
           )}
         </p>
+        {live?.stages ? <DomainStagesView stages={live.stages} ended={live.status !== undefined && live.status !== 'running'} /> : null}
         {findings.length > 0 ? (
           <ul className="runs-findings">
             {findings.map((f, i) => (
