@@ -90,7 +90,7 @@ describe('sweeping a guest in the wizard, in Chromium', () => {
     const first = domains.getByLabel('XML diff for cache=none, queues=1')
     await first.waitFor({ timeout: 30_000 })
     expect(await first.textContent()).toContain("+       <driver name='qemu' cache='none' queues='1'/>")
-    expect(await domains.getByRole('listitem', { name: 'cache=writeback, queues=2' }).textContent()).toContain('test restarts: vda driver take effect at its next boot')
+    expect(await domains.getByRole('listitem', { name: 'cache=writeback, queues=2' }).textContent()).toContain('test restarts: the new vda driver takes effect at its next boot')
     const consent = domains.getByRole('checkbox', { name: 'VirtBench will edit and restart domain test on host kvm-host; the original XML is saved and restored at the end.' })
     expect(await consent.isChecked()).toBe(false)
     await consent.check()

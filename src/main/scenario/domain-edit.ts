@@ -296,7 +296,7 @@ export function editDomain(domain: string, xml: string, setup: DomainSetup): Dom
   // a change libvirt reads back differently (or not at all) must not pass silently
   const reread = parseXml(next)
   if (!reread.ok) return { ok: false, errors: [`editing the XML of ${domain} made it unreadable (a VirtBench bug): ${reread.error}`] }
-  const restarts = editor.changes.length > 0 ? [`${domain} restarts: ${editor.changes.map((c) => c.what).join(', ')} take effect at its next boot`] : []
+  const restarts = editor.changes.length > 0 ? [`${domain} restarts: the new ${editor.changes.map((c) => c.what).join(', ')} take${editor.changes.length === 1 ? 's' : ''} effect at its next boot`] : []
   return { ok: true, xml: next, diff: lineDiff(xml, next), changes: editor.changes, restarts }
 }
 

@@ -157,7 +157,7 @@ describe('wizard step 4: domain changes and consent', () => {
           ok: true,
           host: 'host-01',
           domain: 'vm1-dom',
-          setups: [{ ok: true, diff: DIFF, changes: [{ what: 'vda cache', from: 'writeback', to: 'none' }], restarts: ['vm1-dom restarts: vda cache take effect at its next boot'] }]
+          setups: [{ ok: true, diff: DIFF, changes: [{ what: 'vda cache', from: 'writeback', to: 'none' }], restarts: ['vm1-dom restarts: the new vda cache takes effect at its next boot'] }]
         }),
         'runs:start': () => ({ id: 'run-9' })
       },
@@ -174,7 +174,7 @@ describe('wizard step 4: domain changes and consent', () => {
     await user.click(screen.getByRole('button', { name: 'Show the XML changes of vm1-dom' }))
     const diff = await screen.findByLabelText('XML diff for vm1')
     expect(diff.textContent).toBe(`${DIFF.replace("-       <driver", "removed: -       <driver").replace("+       <driver", "added: +       <driver")}\n`)
-    expect(screen.getByRole('listitem', { name: 'vm1' }).textContent).toContain('1 change; vm1-dom restarts: vda cache take effect at its next boot')
+    expect(screen.getByRole('listitem', { name: 'vm1' }).textContent).toContain('1 change; vm1-dom restarts: the new vda cache takes effect at its next boot')
     expect(callsTo(api, 'scenario:diff')).toEqual([{ guest: 'vm1', baseline: 'host-01', domain: 'vm1-dom', setups: [{ cache: 'none' }] }])
 
     const consent = screen.getByRole('checkbox', {

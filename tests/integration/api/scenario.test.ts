@@ -223,7 +223,7 @@ describe('scenario:listDomains and scenario:diff through real virsh (libvirt\'s 
         '      </disk>'
       ].join('\n'),
       changes: [{ what: 'vda driver', from: '(unset)', to: 'cache=none queues=2' }],
-      restarts: ['test restarts: vda driver take effect at its next boot']
+      restarts: ['test restarts: the new vda driver takes effect at its next boot']
     })
     expect(same).toEqual({ ok: true, diff: '', changes: [], restarts: [] })
     expect(tooMany).toEqual({

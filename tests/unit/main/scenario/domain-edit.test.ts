@@ -33,7 +33,7 @@ describe('editDomain: disk cache, io and queues', () => {
       'vdc cache writeback->none',
       'vdc queues (unset)->2'
     ])
-    expect(r.restarts).toEqual(['vb-lab-sw1 restarts: vda cache, vda queues, vdb cache, vdb queues, vdc cache, vdc queues take effect at its next boot'])
+    expect(r.restarts).toEqual(['vb-lab-sw1 restarts: the new vda cache, vda queues, vdb cache, vdb queues, vdc cache, vdc queues take effect at its next boot'])
     expect(r.diff.split('\n').filter((l) => l.startsWith('-') || l.startsWith('+'))).toEqual([
       "-       <driver name='qemu' type='qcow2' cache='writeback' io='threads'/>",
       "+       <driver name='qemu' type='qcow2' cache='none' io='threads' queues='2'/>",
