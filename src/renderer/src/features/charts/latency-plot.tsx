@@ -4,6 +4,7 @@ import { formatValue } from '../../../../shared/format'
 import type { LatencyData } from './latency'
 import { AXIS_COLOUR, colourOf, GRID_COLOUR, markerOf, MARK_STROKE, TEXT_COLOUR } from './palette'
 import { labelledTicks } from './relative-plot'
+import { plotFrame } from './plot-frame'
 
 /**
  * The latency chart drawn as plain SVG in one pass, on screen and in the image export: a row band
@@ -46,10 +47,7 @@ export function LatencyPlot({
   height?: number
 }): ReactElement {
   const L = LATENCY_LAYOUT
-  const h = height ?? 180
-  const left = L.left + L.yAxisWidth
-  const plotWidth = Math.max(1, width - left - L.right)
-  const bottom = h - L.bottom - L.xAxisHeight
+  const { h, left, plotWidth, bottom } = plotFrame(L, width, height, 180)
   const rows = Math.max(1, data.groups.length)
   const band = (bottom - L.top) / rows
   const [low, high] = axis.domain

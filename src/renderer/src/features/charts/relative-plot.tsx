@@ -3,6 +3,7 @@ import { isFinding } from '../../../../shared/compare/summary'
 import { formatPct } from '../../../../shared/format'
 import { AXIS_COLOUR, GRID_COLOUR, MARK_STROKE, REFERENCE_COLOUR, relativeColour, TEXT_COLOUR } from './palette'
 import { relativeTicks, type RelativeItem, type RelativeRow } from './relative'
+import { plotFrame } from './plot-frame'
 
 /**
  * The relative chart (relative-chart.tsx), on screen and for print (the PDF report): the geometry
@@ -33,10 +34,7 @@ export function RelativePlot({
   height?: number
 }): ReactElement {
   const L = RELATIVE_LAYOUT
-  const h = height ?? 160
-  const left = L.left + L.yAxisWidth
-  const plotWidth = width - left - L.right
-  const bottom = h - L.bottom - L.xAxisHeight
+  const { h, left, plotWidth, bottom } = plotFrame(L, width, height, 160)
   const band = (bottom - L.top) / Math.max(1, rows.length)
   const x = (pct: number): number => left + (Math.min(max, Math.max(0, pct)) / max) * plotWidth
   const mid = (i: number): number => L.top + band * (i + 0.5)

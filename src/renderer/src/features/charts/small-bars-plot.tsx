@@ -4,6 +4,7 @@ import type { LinearAxis } from './axis-ticks'
 import { patternFill } from './chart-parts'
 import type { GroupedBarsData } from './grouped-bars'
 import { AXIS_COLOUR, GRID_COLOUR, MARK_STROKE, TEXT_COLOUR } from './palette'
+import { plotFrame } from './plot-frame'
 
 /**
  * One small chart of the grid (grouped-bars-grid.tsx) drawn as plain SVG in one pass: a bar per
@@ -38,10 +39,7 @@ export function SmallBarsPlot({
   height?: number
 }): ReactElement {
   const L = SMALL_BARS_LAYOUT
-  const h = height ?? 210
-  const left = L.left + L.yAxisWidth
-  const plotWidth = Math.max(1, width - left - L.right)
-  const bottom = h - L.bottom - L.xAxisHeight
+  const { h, left, plotWidth, bottom } = plotFrame(L, width, height, 210)
   const y = (v: number): number => bottom - (Math.min(axis.top, Math.max(0, v)) / axis.top) * (bottom - top)
   const band = plotWidth / Math.max(1, data.groups.length)
   const bars = barGeometry(band, data.series.length)
