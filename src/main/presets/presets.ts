@@ -42,7 +42,11 @@ export const MAX_PRESET_BYTES = 1024 * 1024
  * step from the previous version here (docs/presets.md, "Versions").
  */
 export type PresetMigrations = Readonly<Record<number, (doc: Record<string, unknown>) => Record<string, unknown>>>
-export const PRESET_MIGRATIONS: PresetMigrations = {}
+export const PRESET_MIGRATIONS: PresetMigrations = {
+  // Version 2 only added fields (sweep, scenario.setup, network.paths and peerRole, acceptance,
+  // precision), each optional or defaulted: a version-1 document is a valid version-2 one.
+  1: (doc) => doc
+}
 
 // ---- reading --------------------------------------------------------------------------------
 

@@ -265,7 +265,12 @@ export type ComparisonPlanInput = z.input<typeof ComparisonPlanSchema>
 export type ComparisonPlan = z.output<typeof ComparisonPlanSchema>
 
 export const PRESET_KIND = 'virtbench-preset'
-export const PRESET_VERSION = 1
+/**
+ * The preset format version. 2 added `sweep`, a variant's `scenario.setup`, `network.paths`,
+ * `network.peerRole`, `acceptance` and `precision`; a version-1 preset is read as is
+ * (PRESET_MIGRATIONS in src/main/presets/presets.ts, docs/presets.md "Versions").
+ */
+export const PRESET_VERSION = 2
 
 export const PresetSchema = z.strictObject({
   kind: z.literal(PRESET_KIND),

@@ -5,6 +5,7 @@ import { emptyDraft, withBaseline, withVariant, type WizardDraft } from '../../.
 import { useAppStore, type AppState } from '../../../src/renderer/src/store'
 import type { PreflightReport } from '../../../src/shared/catalog-contract'
 import { ApiCallError } from '../../../src/shared/contract'
+import { PRESET_VERSION } from '../../../src/shared/model/plan'
 import { callsTo, CLEAN_PREFLIGHT, description, isDisabled, okReview, renderWizard, reviewJob } from './wizard-fixtures'
 
 const JOBS = [
@@ -293,7 +294,7 @@ describe('presets', () => {
       {
         preset: {
           kind: 'virtbench-preset',
-          version: 1,
+          version: PRESET_VERSION,
           plan: {
             name: 'storage-check',
             baseline: { target: 'host-01' },

@@ -1,4 +1,4 @@
-import type { Preset } from '../../../src/shared/model/plan'
+import { PRESET_VERSION, type Preset } from '../../../src/shared/model/plan'
 import type { PresetList, PresetSummary } from '../../../src/shared/presets-contract'
 
 export const savedSummary: PresetSummary = {
@@ -24,7 +24,7 @@ export const studySummary: PresetSummary = {
 
 export const savedPreset: Preset = {
   kind: 'virtbench-preset',
-  version: 1,
+  version: PRESET_VERSION,
   description: 'Release check of the guests’ disks',
   plan: {
     name: 'storage-check',

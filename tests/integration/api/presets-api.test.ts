@@ -6,7 +6,7 @@ import { dispatch } from '../../../src/main/api/dispatch'
 import { createApi, type Api } from '../../../src/main/api/handlers'
 import { readPresetFile } from '../../../src/main/presets/presets'
 import type { Envelope } from '../../../src/shared/contract'
-import type { Preset, PresetInput } from '../../../src/shared/model/plan'
+import { PRESET_VERSION, type Preset, type PresetInput } from '../../../src/shared/model/plan'
 import type { PresetList, PresetSummary } from '../../../src/shared/presets-contract'
 
 let dataDir: string
@@ -35,7 +35,7 @@ async function invoke<T>(channel: Parameters<typeof dispatch>[1], payload?: unkn
 
 const mine = (name: string): PresetInput => ({
   kind: 'virtbench-preset',
-  version: 1,
+  version: PRESET_VERSION,
   description: 'every release',
   plan: { name, baseline: { target: 'host-01' }, variants: [{ target: 'guest-01', scenario: { cache: 'none' } }], tests: [{ pack: 'block-dd', form: 'quick' }, { id: 'ping', tool: 'ping', params: { count: 3 } }] }
 })

@@ -34,6 +34,9 @@ const plan = (): ComparisonPlanInput => ({
   tests: [{ pack: 'block-dd' }]
 })
 
+/** Presets as an older VirtBench wrote them, kept as they were. */
+const V1_FIXTURES = path.resolve(__dirname, '../../../fixtures/presets')
+
 const preset = (): PresetInput => ({ kind: PRESET_KIND, version: PRESET_VERSION, plan: plan() })
 
 async function writeJson(name: string, value: unknown): Promise<string> {
@@ -99,18 +102,73 @@ describe('readPresetFile', () => {
     expect(none.message).toContain('it has no "kind"')
   })
 
-  it('refuses a preset made by a newer VirtBench', async () => {
-    const error = await refusal({ ...preset(), version: 2, plan: { ...plan(), someNewField: true } })
+  it('refuses a preset made by a newer VirtBench, naming both versions', async () => {
+    const error = await refusal({ ...preset(), version: 3, plan: { ...plan(), someNewField: true } })
     expect(error.code).toBe('newer-version')
     expect(error.message).toBe(
-      `${path.join(dir, 'p.json')} was made by a newer VirtBench (version 2); this one reads version 1. Update VirtBench to use this preset`
+      `${path.join(dir, 'p.json')} was made by a newer VirtBench (version 3); this one reads version 1 to 2. Update VirtBench to use this preset`
     )
+  })
+
+  it('reads a real version-1 preset (cloud-acceptance as shipped before version 2) and upgrades it to the current version', async () => {
+    const file = path.join(V1_FIXTURES, 'v1-cloud-acceptance.json')
+    const raw = JSON.parse(await fs.readFile(file, 'utf8')) as { version: number; description: string; plan: { name: string } }
+    expect(raw.version).toBe(1)
+    const read = await readPresetFile(file)
+    expect(read.version).toBe(2)
+    expect(read.description).toBe(raw.description)
+    expect(read.plan.name).toBe('Cloud acceptance: physical vs KVM guests (cache x queues)')
+    expect(read.plan.variants.map((v) => [v.target, v.scenario.cache, v.scenario.queues])).toEqual([
+      ['vm-linux-none-q1', 'none', 1],
+      ['vm-linux-none-q4', 'none', 4],
+      ['vm-linux-wb-q1', 'writeback', 1],
+      ['vm-linux-wb-q4', 'writeback', 4]
+    ])
+    // the same plan as the version-2 reading of the same document: the upgrade changes only the version
+    expect(read).toEqual(parsePresetText(JSON.stringify({ ...raw, version: 2 })))
+    // the file is left as it was; writing it again writes version 2
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(raw)
+    const out = path.join(dir, 'upgraded.json')
+    await writePresetFile(out, read)
+    expect(JSON.parse(await fs.readFile(out, 'utf8'))).toMatchObject({ kind: PRESET_KIND, version: 2 })
+    expect(await readPresetFile(out)).toEqual(read)
+  })
+
+  it('round-trips a version-2 preset that uses the fields version 2 added', async () => {
+    const v2: PresetInput = {
+      ...preset(),
+      version: 2,
+      plan: {
+        ...plan(),
+        variants: [{ target: 'vm-a', scenario: { hypervisor: 'kvm', domain: 'vm-a', setup: { cache: 'none', queues: 4 } } }],
+        sweep: { target: 'vm-c', domain: 'vm-c', factors: { cache: ['none', 'writeback'] } },
+        network: { matrix: true, paths: ['classic', 'private'], peerRole: 'guest' },
+        precision: { halfWidthPct: 2, maxRepetitions: 10 },
+        acceptance: { criteria: [{ atLeastPct: 90 }] }
+      }
+    }
+    const file = await writeJson('v2.json', v2)
+    const read = await readPresetFile(file)
+    expect(read).toMatchObject({
+      kind: PRESET_KIND,
+      version: 2,
+      plan: {
+        variants: [{ scenario: { domain: 'vm-a', setup: { cache: 'none', queues: 4 } } }],
+        sweep: { target: 'vm-c', factors: { cache: ['none', 'writeback'] } },
+        network: { paths: ['classic', 'private'], peerRole: 'guest' },
+        precision: { halfWidthPct: 2 },
+        acceptance: { criteria: [{ atLeastPct: 90 }] }
+      }
+    })
+    const out = path.join(dir, 'v2-out.json')
+    await writePresetFile(out, read)
+    expect(await readPresetFile(out)).toEqual(read)
   })
 
   it('refuses a version that is not a version', async () => {
     for (const version of [0, 1.5, '1', null]) {
       const error = await refusal({ ...preset(), version })
-      expect(error.message).toContain(`has "version": ${JSON.stringify(version)}, which is not a preset version; this VirtBench reads version 1`)
+      expect(error.message).toContain(`has "version": ${JSON.stringify(version)}, which is not a preset version; this VirtBench reads version 1 to 2`)
     }
     expect((await refusal({ kind: PRESET_KIND, plan: plan() })).message).toContain('has no "version"')
   })
@@ -180,7 +238,7 @@ describe('readPresetFile', () => {
   })
 
   it('says which field is missing', async () => {
-    const error = await refusal({ kind: PRESET_KIND, version: 1, plan: { name: 'x', variants: [{ target: 'a' }], tests: [{ pack: 'block-dd' }] } })
+    const error = await refusal({ kind: PRESET_KIND, version: PRESET_VERSION, plan: { name: 'x', variants: [{ target: 'a' }], tests: [{ pack: 'block-dd' }] } })
     expect(error.problems).toEqual(['plan.baseline: missing (expected object)'])
   })
 
@@ -263,6 +321,14 @@ describe('upgradePreset', () => {
     expect(() => upgradePreset({ version: 4 }, 'p.json', {}, 3)).toThrow('p.json was made by a newer VirtBench (version 4); this one reads version 1 to 3.')
   })
 
+  it('upgrades version 1 to 2 by changing only the version (version 2 only added optional fields)', () => {
+    const v1 = { kind: PRESET_KIND, version: 1, description: 'd', plan: { name: 'x', baseline: { target: 'h' } } }
+    expect(PRESET_VERSION).toBe(2)
+    expect(upgradePreset(v1)).toEqual({ ...v1, version: 2 })
+    expect(v1.version).toBe(1)
+    expect(upgradePreset({ ...v1, version: 2 })).toEqual({ ...v1, version: 2 })
+  })
+
   it('refuses an older version it has no step for', () => {
     expect(() => upgradePreset({ version: 1 }, 'p.json', {}, 2)).toThrow('p.json is a version 1 preset, and this VirtBench cannot upgrade version 1 to 2')
   })
@@ -274,7 +340,7 @@ describe('writePresetFile', () => {
     const written = await writePresetFile(file, { ...preset(), description: 'every release' })
     const text = await fs.readFile(file, 'utf8')
     expect(text).toBe(`${JSON.stringify(written, null, 2)}\n`)
-    expect(JSON.parse(text)).toMatchObject({ kind: PRESET_KIND, version: 1, description: 'every release', plan: { repetitions: 3 } })
+    expect(JSON.parse(text)).toMatchObject({ kind: PRESET_KIND, version: PRESET_VERSION, description: 'every release', plan: { repetitions: 3 } })
     expect(await readPresetFile(file)).toEqual(written)
     expect(await fs.readdir(path.dirname(file))).toEqual(['out.json'])
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600)

@@ -7,6 +7,7 @@ import { IDLE_SECONDS } from '../../../../../src/main/engine/before-jobs'
 import { CHECKS_SECONDS, CLEANUP_SECONDS, CONNECT_SECONDS, PER_JOB_SECONDS } from '../../../../../src/main/engine/planner'
 import { parsePresetText } from '../../../../../src/main/presets/presets'
 import { PRESET_SCHEMA_FILE } from '../../../../../src/main/presets/schema'
+import { PRESET_KIND, PRESET_VERSION } from '../../../../../src/shared/model/plan'
 import { TargetSchema } from '../../../../../src/shared/model/target'
 
 /**
@@ -25,8 +26,8 @@ const inventory = [target('t-host', 'phys-01', 'host'), target('t-guest', 'vm-01
 
 function presetText(vmParams: Record<string, unknown>): string {
   return JSON.stringify({
-    kind: 'virtbench-preset',
-    version: 1,
+    kind: PRESET_KIND,
+    version: PRESET_VERSION,
     plan: {
       name: 'stress-ng cpu and memory',
       baseline: { target: 'phys-01' },
