@@ -1,4 +1,5 @@
 import type { AppInfo, Notice, Settings, Transport } from '../../shared/contract'
+import type { Target } from '../../shared/model/target'
 import { MemorySecretStore, type SecretStore } from '../secrets/secrets'
 import { openLocalSession } from '../ssh/open-local'
 import { resourcesDir, scriptsDir } from '../resources'
@@ -57,37 +58,20 @@ export function createApi(host: HostServices): Api {
     hub
   )
 
-  const { active: activeRuns, ...runs } = createRunsHandlers(
-    {
-      dataDir: host.dataDir,
-      secrets,
-      decisions,
-      openLocal: (target) => openLocalSession(target.name),
-      notify,
-      ...(host.homeDir !== undefined && { homeDir: host.homeDir })
-    },
-    hub
-  )
+  // what the handlers that open sessions to targets share
+  const sessions = {
+    dataDir: host.dataDir,
+    secrets,
+    decisions,
+    openLocal: (target: Target) => openLocalSession(target.name),
+    notify,
+    ...(host.homeDir !== undefined && { homeDir: host.homeDir })
+  }
+  const { active: activeRuns, ...runs } = createRunsHandlers(sessions, hub)
   void activeRuns
 
-  const catalog = createCatalogHandlers({
-    dataDir: host.dataDir,
-    secrets,
-    decisions,
-    openLocal: (target) => openLocalSession(target.name),
-    scriptsDir: scriptsDir(),
-    appVersion: __APP_VERSION__,
-    notify,
-    ...(host.homeDir !== undefined && { homeDir: host.homeDir })
-  })
-  const scenario = createScenarioHandlers({
-    dataDir: host.dataDir,
-    secrets,
-    decisions,
-    openLocal: (target) => openLocalSession(target.name),
-    notify,
-    ...(host.homeDir !== undefined && { homeDir: host.homeDir })
-  })
+  const catalog = createCatalogHandlers({ ...sessions, scriptsDir: scriptsDir(), appVersion: __APP_VERSION__ })
+  const scenario = createScenarioHandlers(sessions)
   const presets = createPresetsHandlers({ dataDir: host.dataDir, resourcesDir: resourcesDir() }, hub)
   const report = createReportHandlers({
     getRun: async (id) => runs['runs:get']({ id }),
