@@ -15,7 +15,7 @@ import { runMetrics } from './run-metrics'
 
 
 /** What one metric of one network test measured, for one direction label. */
-interface MetricKey {
+export interface MetricKey {
   testId: string
   testTitle: string
   metric: string

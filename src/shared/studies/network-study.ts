@@ -5,11 +5,10 @@ import { aggregateOf } from '../compare/stats'
 import { formatValue } from '../format'
 import { networkMachines } from '../model/plan'
 import type { RunDocument } from '../model/run'
-import type { Better, Unit } from '../model/sample'
+import type { Unit } from '../model/sample'
 import { SCENARIO_LABELS, type NetworkPath } from '../model/scenario'
 import type { TargetRole } from '../model/target'
-import type { Aggregate } from '../model/tool-ids'
-import { networkMatrices, type NetworkMatrix } from '../network-tables'
+import { networkMatrices, type MetricKey, type NetworkMatrix } from '../network-tables'
 
 /**
  * Study 001's two network tables, from a run's matrix jobs (src/shared/network-tables.ts):
@@ -59,14 +58,8 @@ export interface StudyGrid {
   cells: StudyCell[]
 }
 
-export interface NetworkStudy {
-  testId: string
-  testTitle: string
-  metric: string
-  direction?: string
-  unit: Unit
-  better: Better
-  aggregate: Aggregate
+/** The metric of the matrix the study groups (not its path: a study holds every path's grid). */
+export interface NetworkStudy extends Pick<MetricKey, 'testId' | 'testTitle' | 'metric' | 'direction' | 'unit' | 'better' | 'aggregate'> {
   /** The physical-to-physical figure every % is of, and the path it was measured over. */
   reference?: { value: number; path?: NetworkPath }
   /** Why there is no %: the reference was not measured. */
