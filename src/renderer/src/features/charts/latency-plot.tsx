@@ -3,7 +3,7 @@ import { Symbols } from 'recharts'
 import { formatValue } from '../../../../shared/format'
 import type { LatencyData } from './latency'
 import { AXIS_COLOUR, colourOf, GRID_COLOUR, markerOf, MARK_STROKE, TEXT_COLOUR } from './palette'
-import { labelledTicks } from './relative-plot'
+import { labelledTicks, RowLabels } from './relative-plot'
 import { plotFrame } from './plot-frame'
 
 /**
@@ -105,11 +105,7 @@ export function LatencyPlot({
           </g>
         ))}
       </svg>
-      {data.groups.map((g, i) => (
-        <div key={i} className="charts-static-label" style={{ left: L.left, top: y(i) - band / 2, width: L.yAxisWidth - L.tick - L.tickGap, height: band }}>
-          {g.label}
-        </div>
-      ))}
+      <RowLabels labels={data.groups.map((g) => g.label)} layout={L} centre={y} band={band} />
     </div>
   )
 }

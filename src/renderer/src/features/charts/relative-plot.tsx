@@ -93,12 +93,34 @@ export function RelativePlot({
           100 %
         </text>
       </svg>
-      {rows.map((row, i) => (
-        <div key={i} className="charts-static-label" style={{ left: L.left, top: mid(i) - band / 2, width: L.yAxisWidth - L.tick - L.tickGap, height: band }}>
-          {row.label}
+      <RowLabels labels={rows.map((row) => row.label)} layout={L} centre={mid} band={band} />
+    </div>
+  )
+}
+
+/**
+ * The figures' names beside a plot's row bands, as HTML (the browser wraps them), each centred on
+ * its band: the relative and latency plots' y axis.
+ */
+export function RowLabels({
+  labels,
+  layout,
+  centre,
+  band
+}: {
+  labels: readonly string[]
+  layout: { left: number; yAxisWidth: number; tick: number; tickGap: number }
+  centre: (row: number) => number
+  band: number
+}): ReactElement {
+  return (
+    <>
+      {labels.map((label, i) => (
+        <div key={i} className="charts-static-label" style={{ left: layout.left, top: centre(i) - band / 2, width: layout.yAxisWidth - layout.tick - layout.tickGap, height: band }}>
+          {label}
         </div>
       ))}
-    </div>
+    </>
   )
 }
 
