@@ -44,7 +44,7 @@ export function comparisonMethod(marginPct: number): string {
     'when a side has fewer than two values (no interval). Only primary figures (what each test exists to measure) ' +
     'lead the tables and the counts; derived figures, computed by VirtBench from what the tool printed, are marked. ' +
     `Flags mark a variant that is faster than the baseline beyond noise, a coefficient of variation above ${NOISY_CV_PCT} %, ` +
-    'a declared scenario that differs from the detected one, a network bandwidth just below a round rate limit, a ' +
+    'a declared scenario that differs from the detected one, a network bandwidth held steady just below a round rate limit in two or more repetitions, a ' +
     'job disturbed by other load or steal time, a baseline that is itself virtual, two targets on one machine, and a ' +
     'side without any successful repetition.'
   )

@@ -1,7 +1,7 @@
 import type { ComparisonRow, Flag, FlagKind, SeriesStats } from '../model/comparison'
 import type { MetricCategory } from '../model/sample'
 import type { Scenario } from '../model/scenario'
-import { isNetworkBandwidth, nearbyCapBits } from './bandwidth-cap'
+import { capEvidenceText, readCap } from './bandwidth-cap'
 import type { SampleGroup } from './group-samples'
 import { bitRateText, pctText } from './message-text'
 
@@ -119,11 +119,14 @@ export function noisyFlag(row: RowContext, sides: { side: string; stats: SeriesS
   }
 }
 
-/** A flag for a side whose network bandwidth sits just below a round limit. */
+/**
+ * A flag for a side whose network bandwidth is held just below a round limit: every repetition
+ * there, as steady as a limit holds it (readCap, the one rule of the check). A single repetition
+ * raises none: it cannot tell a limit from a coincidence.
+ */
 export function bandwidthCapFlag(row: RowContext, side: string, stats: SeriesStats | undefined): Flag | undefined {
-  if (!stats || !isNetworkBandwidth(row.unit, row.category)) return undefined
-  const cap = nearbyCapBits(stats.value, row.unit)
-  if (cap === undefined) return undefined
+  const reading = stats ? readCap(stats.values, row.unit, row.category) : undefined
+  if (!stats || reading?.kind !== 'held') return undefined
   const bits = row.unit === 'B/s' ? stats.value * 8 : stats.value
   const explanation =
     "The figure shows the limit, not the network: lift the limit (for example set the guest's or the EIP's " +
@@ -131,9 +134,9 @@ export function bandwidthCapFlag(row: RowContext, side: string, stats: SeriesSta
   return {
     kind: 'bandwidth-cap',
     message:
-      `${side} measured ${bitRateText(bits)} on ${figureName(row)}, just below ${bitRateText(cap)}: the path is ` +
-      'probably rate-limited rather than saturated (clouds limit guests and public addresses by default; study ' +
-      `001's EIPs were limited to 30 Mbit/s). ${explanation}`,
+      `${side} measured ${bitRateText(bits)} on ${figureName(row)}, just below ${bitRateText(reading.capBits)}: the path is ` +
+      `probably rate-limited rather than saturated (${capEvidenceText(reading, row.unit, 'repetitions')}, as steady as a limit ` +
+      `holds them; clouds limit guests and public addresses by default; study 001's EIPs were limited to 30 Mbit/s). ${explanation}`,
     explanation
   }
 }

@@ -1,4 +1,4 @@
-import { GOODPUT_CAP_WINDOW, isNetworkBandwidth, nearbyCapBits } from '../compare/bandwidth-cap'
+import { capEvidenceText, readCap } from '../compare/bandwidth-cap'
 import { bitRateText, pctText } from '../compare/message-text'
 import { relativePct } from '../compare/relative'
 import { aggregateOf } from '../compare/stats'
@@ -22,8 +22,9 @@ import { networkMatrices, type MetricKey, type NetworkMatrix } from '../network-
  * A cell pools the repetitions of every pair of machines of its kinds and takes the test's
  * aggregate of them. The % is relative to the physical-to-physical figure of the first path that
  * measured one (never the EIP path); where there is none, the cells say why instead of a %.
- * Bandwidths held just below a round limit are named (the bandwidth-cap check, with the window of
- * a TCP goodput figure).
+ * Bandwidths held just below a round limit are named by the bandwidth-cap check's one rule
+ * (readCap): every figure of the cell, each pair and repetition, steady just below the limit; a
+ * lone figure there is never named, only noted as unable to tell.
  */
 
 export const MACHINE_WORDS: Record<TargetRole, string> = { host: 'Physical', guest: 'VM' }
@@ -46,8 +47,10 @@ export interface StudyCell {
   pct?: number
   /** Why the cell has no figure, or no %. */
   note?: string
-  /** The round limit (bit/s) the figure sits just below, when it does: a cap to lift. */
+  /** The round limit (bit/s) that holds every figure of the cell (readCap), when one does: a cap to lift. */
   capBits?: number
+  /** The round limit (bit/s) the cell's only figure sits just below: one repetition cannot tell a cap from a coincidence. */
+  singleNearCapBits?: number
 }
 
 export interface StudyGrid {
@@ -69,6 +72,8 @@ export interface NetworkStudy extends Pick<MetricKey, 'testId' | 'testTitle' | '
   paths: StudyCell[]
   /** One sentence per cell held just below a round limit. */
   caps: string[]
+  /** One sentence per cell whose only figure sits just below a round limit, saying that it cannot tell. */
+  unconfirmedCaps: string[]
 }
 
 /**
@@ -116,6 +121,7 @@ function studyOf(run: RunDocument, matrices: NetworkMatrix[], roleOf: (label: st
     : []
   const capped = named ? paths : grids.flatMap((g) => g.cells)
   const caps = capped.flatMap((c) => (c.capBits !== undefined && c.value !== undefined ? [capSentence(c, first.unit)] : []))
+  const unconfirmedCaps = capped.flatMap((c) => (c.singleNearCapBits !== undefined && c.value !== undefined ? [singleFigureSentence(c, first.unit)] : []))
   const test = run.tests.find((t) => t.id === first.testId)
   return {
     testId: first.testId,
@@ -128,7 +134,8 @@ function studyOf(run: RunDocument, matrices: NetworkMatrix[], roleOf: (label: st
     ...(reference ? { reference } : { noReference: noReference! }),
     grids,
     paths,
-    caps
+    caps,
+    unconfirmedCaps
   }
 }
 
@@ -146,8 +153,10 @@ function cellOf(m: NetworkMatrix, from: TargetRole, to: TargetRole, roleOf: (lab
   const value = aggregateOf(values, m.aggregate, m.better)
   const base = { from, to, ...(m.path ? { path: m.path } : {}), label: cellLabel(from, to, m.path), pairs: cells.map((c) => `${c.from} → ${c.to}`), values }
   if (value === undefined) return { ...base, note: missingNote(from, to, m.path, planned.get(plannedId(m.path, from, to)) ?? 0) }
-  const capBits = isNetworkBandwidth(m.unit, 'network') ? nearbyCapBits(value, m.unit, GOODPUT_CAP_WINDOW) : undefined
-  return { ...base, value, ...(capBits !== undefined ? { capBits } : {}) }
+  // the matrix's figures are a network tool's (iperf3, iperf)
+  const cap = readCap(values, m.unit, 'network')
+  if (cap?.kind === 'held') return { ...base, value, capBits: cap.capBits }
+  return { ...base, value, ...(cap?.kind === 'single' ? { singleNearCapBits: cap.capBits } : {}) }
 }
 
 /** Why a cell has no figure: nothing was planned between such machines (and what would measure it), or its jobs all failed. */
@@ -186,13 +195,25 @@ function rolesByLabel(run: RunDocument): (label: string) => TargetRole {
   return (label) => byLabel.get(label) ?? roles.get(label.toLowerCase()) ?? 'host'
 }
 
+function bitsOf(value: number, unit: Unit): number {
+  return unit === 'B/s' ? value * 8 : value
+}
+
 /** "VM EIP → VM EIP: 28.7 Mbit/s, just below 30 Mbit/s: ...", in the words of the bandwidth-cap flag. */
 function capSentence(cell: StudyCell, unit: Unit): string {
-  const bits = unit === 'B/s' ? cell.value! * 8 : cell.value!
+  const evidence = capEvidenceText({ kind: 'held', capBits: cell.capBits!, values: cell.values }, unit, 'figures')
   return (
-    `${cell.label}: ${bitRateText(bits)}, just below ${bitRateText(cell.capBits!)}: the path is probably rate-limited rather than ` +
-    "saturated (study 001's EIPs were limited to 30 Mbit/s by default). Lift the limit (set the guest's or the EIP's bandwidth to " +
-    'unlimited on the cloud platform), then measure again.'
+    `${cell.label}: ${bitRateText(bitsOf(cell.value!, unit))}, just below ${bitRateText(cell.capBits!)}: the path is probably rate-limited rather than ` +
+    `saturated (${evidence}, as steady as a limit holds them; study 001's EIPs were limited to 30 Mbit/s by default). Lift the limit ` +
+    "(set the guest's or the EIP's bandwidth to unlimited on the cloud platform), then measure again."
+  )
+}
+
+/** "VM → VM: 29.9 Mbit/s sits just under 30 Mbit/s, but ...": a lone figure near a limit, not named. */
+function singleFigureSentence(cell: StudyCell, unit: Unit): string {
+  return (
+    `${cell.label}: ${bitRateText(bitsOf(cell.value!, unit))} sits just under ${bitRateText(cell.singleNearCapBits!)}, but it is a single ` +
+    'figure, and one repetition cannot tell a rate limit from a coincidence: no cap is named. Run 2 or more repetitions to tell.'
   )
 }
 
@@ -203,7 +224,7 @@ export function studyCellText(cell: StudyCell, unit: Unit): string {
   return cell.pct !== undefined ? `${value} (${pctText(cell.pct)})` : value
 }
 
-/** The notes under a study's tables: the cells without a figure and why, the missing reference, the caps found. */
+/** The notes under a study's tables: the cells without a figure and why, the missing reference, the caps found, the lone figures near one. */
 export function studyNotes(study: NetworkStudy): string[] {
   const cells = study.paths.length > 0 ? [...study.grids.flatMap((g) => g.cells), ...study.paths] : study.grids.flatMap((g) => g.cells)
   // the cells of one reason together: "Physical EIP → physical EIP, VM EIP → physical EIP: not measured: ..."
@@ -215,7 +236,7 @@ export function studyNotes(study: NetworkStudy): string[] {
     byNote.set(c.note, labels)
   }
   const missing = [...byNote].map(([note, labels]) => `${labels.join(', ')}: ${note}`)
-  return [...(study.noReference ? [study.noReference] : []), ...missing, ...study.caps]
+  return [...(study.noReference ? [study.noReference] : []), ...missing, ...study.caps, ...study.unconfirmedCaps]
 }
 
 /** A study's title line: "iperf3 · iperf3.bandwidth (target->peer), median of the repetitions". */

@@ -10,7 +10,8 @@
  * - the jobs dialled the address of their path (the servers bound to it);
  * - the Source x Destination grid has its diagonal (physical to the other physical, VM to the other VM);
  * - the path table's EIP % is the set ratio EIP_BITS / PRIVATE_BITS (20 %), VM to VM private 100 %;
- * - the cap check names 30 Mbit/s for the EIP, and nothing else;
+ * - the cap check names 30 Mbit/s for the EIP, and nothing else, from its four steady figures (two
+ *   pairs, two repetitions); any one of them alone is not evidence enough;
  * - a preset whose guest lacks a public address stops before the run, naming it.
  *
  * The truth is the rates set by tc, so this holds on a loaded machine: TCP's payload is the same
@@ -23,6 +24,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RunDocumentSchema, type RunDocument } from '../../../src/shared/model/run'
 import type { Target } from '../../../src/shared/model/target'
+import { CAP_MAX_CV_PCT, GOODPUT_CAP_WINDOW, nearbyCapBits, readCap } from '../../../src/shared/compare/bandwidth-cap'
+import { mean, stddev } from '../../../src/shared/compare/stats'
 import { networkStudies, type NetworkStudy } from '../../../src/shared/studies/network-study'
 import { runCli, type CliResult } from '../../harness/cli'
 import { burstBytesFor, startTruthLab, type LimitedTarget, type TruthLab } from '../../harness/truth'
@@ -173,7 +176,28 @@ describe("study 001's network tables on known network paths (private 150 Mbit/s,
   it('names the 30 Mbit/s cap of the EIP path, and no other', () => {
     expect(study.paths.map((r) => r.capBits)).toEqual([undefined, undefined, EIP_BITS])
     expect(study.caps).toHaveLength(1)
-    expect(study.caps[0]).toMatch(/^VM EIP → VM EIP: 2\d\.\d Mbit\/s, just below 30 Mbit\/s: the path is probably rate-limited/)
+    expect(study.caps[0]).toMatch(/^VM EIP → VM EIP: 2\d\.\d Mbit\/s, just below 30 Mbit\/s: the path is probably rate-limited rather than saturated \(its 4 figures all read 2\d\.\d/)
+    // no cell of the grids is named either, nor noted as a lone figure near a limit
+    for (const cell of study.grids.flatMap((g) => g.cells)) {
+      expect([cell.capBits, cell.singleNearCapBits], cell.label).toEqual(cell.path === 'eip' && cell.from === 'guest' && cell.to === 'guest' ? [EIP_BITS, undefined] : [undefined, undefined])
+    }
+    expect(study.unconfirmedCaps).toEqual([])
+  })
+
+  it('names the cap from the evidence of a ceiling: every EIP figure steady just below it, which one figure alone is not', () => {
+    const eip = study.paths[2]!
+    // both pairs, both repetitions: each within the window below 30 Mbit/s, all as steady as the tbf holds them
+    expect(eip.values).toHaveLength(4)
+    for (const v of eip.values) expect(nearbyCapBits(v, 'bit/s', GOODPUT_CAP_WINDOW), `${v} bit/s`).toBe(EIP_BITS)
+    const cvPct = (stddev(eip.values)! / mean(eip.values)!) * 100
+    console.log(`EIP figures: ${eip.values.map((v) => (v / 1e6).toFixed(2)).join(', ')} Mbit/s, coefficient of variation ${cvPct.toFixed(2)} %`)
+    expect(cvPct, eip.values.join(', ')).toBeLessThan(CAP_MAX_CV_PCT)
+    // any one of them, as a run of one repetition would have it, cannot tell the limit from a coincidence
+    for (const v of eip.values) expect(readCap([v], 'bit/s', 'network')?.kind).toBe('single')
+    // the private paths' figures (95 % of their 150 Mbit/s tbf, which is no round limit) lie outside every window: no limit to name there
+    for (const cell of study.grids[0]!.cells) {
+      for (const v of cell.values) expect(nearbyCapBits(v, 'bit/s', GOODPUT_CAP_WINDOW), `${cell.label}: ${v} bit/s`).toBeUndefined()
+    }
   })
 
   it("prints the grid and the path table in virtbench run's output, beside the overhead table", () => {

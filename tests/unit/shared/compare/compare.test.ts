@@ -343,7 +343,22 @@ describe('flags', () => {
       const cell = network([9.19e9, 9.1e9], [29.4e6, 29.1e6])
       expect(kinds(cell.flags)).toEqual(['bandwidth-cap'])
       expect(cell.flags[0]?.message).toMatch(/^guest measured 29\.4 Mbit\/s on iperf3\.received\.bandwidth of the test, just below 30 Mbit\/s: the path is probably rate-limited/)
+      expect(cell.flags[0]?.message).toContain('(its 2 repetitions all read 29.1 to 29.4 Mbit/s, as steady as a limit holds them;')
       expect(cell.flags[0]?.message).toContain('lift the limit')
+    })
+
+    it('flags a 30 Mbit/s tbf read 28.7, 28.8, 28.7 Mbit/s: TCP goodput, 4.3 % below the limit', () => {
+      const cell = network([9.19e9, 9.1e9, 9.15e9], [28.7e6, 28.8e6, 28.7e6])
+      expect(kinds(cell.flags)).toEqual(['bandwidth-cap'])
+      expect(cell.flags[0]?.message).toMatch(/^guest measured 28\.8 Mbit\/s .*, just below 30 Mbit\/s: .*its 3 repetitions all read 28\.7 to 28\.8 Mbit\/s/)
+    })
+
+    it('names no cap from a single repetition, nor from figures that wander just below a round number', () => {
+      expect(kinds(network([9.19e9], [29.9e6]).flags)).toEqual([])
+      // a free guest-to-guest path under TCG, once named "a 2.5 Gbit/s cap" from its 2.44 Gbit/s
+      expect(kinds(onlyCell(pairInput([9.19e9, 9.1e9, 9.15e9], [2.41e9, 2.44e9, 2.47e9], { unit: 'bit/s', metric: 'iperf3.received.bandwidth' })).cell.flags)).toEqual([])
+      // and figures above the limit
+      expect(kinds(network([9.19e9, 9.1e9], [30.2e6, 30.3e6]).flags)).toEqual([])
     })
 
     it('reads byte rates as 8 bits per byte', () => {

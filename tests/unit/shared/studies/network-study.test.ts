@@ -5,18 +5,19 @@ import { ComparisonPlanSchema, type ComparisonPlanInput } from '../../../../src/
 import type { Job, RunDocument } from '../../../../src/shared/model/run'
 import { describeRun } from '../../../../src/main/tools/describe-run'
 import { networkMatrices } from '../../../../src/shared/network-tables'
-import { networkStudies, studyCellText } from '../../../../src/shared/studies/network-study'
+import { GOODPUT_CAP_WINDOW, nearbyCapBits } from '../../../../src/shared/compare/bandwidth-cap'
+import { networkStudies, studyCellText, studyNotes } from '../../../../src/shared/studies/network-study'
 
 const G = 1e9
 
 /** Study 001's machines: two physical hosts (pm1 the baseline, pm2 the peer) and two guests. */
-function planOf(network: ComparisonPlanInput['network']): ReturnType<typeof ComparisonPlanSchema.parse> {
+function planOf(network: ComparisonPlanInput['network'], repetitions = 2): ReturnType<typeof ComparisonPlanSchema.parse> {
   return ComparisonPlanSchema.parse({
     name: 'study 001 network',
     baseline: { target: 'pm1' },
     variants: [{ target: 'vm1' }, { target: 'vm2' }],
     network,
-    repetitions: 2,
+    repetitions,
     aggregate: 'best',
     tests: [{ id: 'iperf3', tool: 'iperf3', params: { seconds: 2 } }]
   })
@@ -129,8 +130,46 @@ describe('networkStudies: study 001\'s grid and path table', () => {
     expect(eip.capBits).toBe(30e6)
     expect(study!.paths.filter((r) => r.capBits !== undefined)).toHaveLength(1)
     expect(study!.caps).toEqual([
-      "VM EIP → VM EIP: 28.7 Mbit/s, just below 30 Mbit/s: the path is probably rate-limited rather than saturated (study 001's EIPs were limited to 30 Mbit/s by default). Lift the limit (set the guest's or the EIP's bandwidth to unlimited on the cloud platform), then measure again."
+      "VM EIP → VM EIP: 28.7 Mbit/s, just below 30 Mbit/s: the path is probably rate-limited rather than saturated (its 4 figures all read 28.7 Mbit/s, as steady as a limit holds them; study 001's EIPs were limited to 30 Mbit/s by default). Lift the limit (set the guest's or the EIP's bandwidth to unlimited on the cloud platform), then measure again."
     ])
+    expect(study!.unconfirmedCaps).toEqual([])
+  })
+
+  it('names no cap on a free path whose best figure sits just below 2.5 Gbit/s but whose figures wander', () => {
+    // VM → VM over the private path: 2.41 and 2.47 Gbit/s one way, 2.38 and 2.44 the other (1.6 %)
+    const wandering: Record<string, number[]> = { 'vm1>vm2': [2.41, 2.47], 'vm2>vm1': [2.38, 2.44] }
+    const free = runOf(planOf({ peer: 'pm2', matrix: true, paths: ['private', 'eip'] }), (job) => {
+      const figures = job.network === 'private' ? wandering[`${job.target}>${job.peer}`] : undefined
+      return figures ? figures[job.repetition - 1]! * G : vpcFigure(job)
+    })
+    const [study] = networkStudies(free)
+    const vm = study!.paths[1]!
+    expect([vm.label, studyCellText(vm, 'bit/s')]).toEqual(['VM → VM (private/VPC)', '2.47 Gbit/s (26.9 %)'])
+    // its best figure lies in the window just below 2.5 Gbit/s, which alone once named it
+    expect(nearbyCapBits(vm.value!, 'bit/s', GOODPUT_CAP_WINDOW)).toBe(2.5 * G)
+    expect(vm.capBits).toBeUndefined()
+    expect(vm.singleNearCapBits).toBeUndefined()
+    expect([...study!.caps, ...study!.unconfirmedCaps]).toEqual([])
+  })
+
+  it('names no cap from a single figure, and says that one repetition cannot tell', () => {
+    // one repetition, and only vm1 → vm2 of the EIP path succeeded: one figure, 29.9 Mbit/s
+    const once = runOf(planOf({ peer: 'pm2', matrix: true, paths: ['private', 'eip'] }, 1), (job) =>
+      job.network === 'eip' ? (job.target === 'vm1' ? 29.9e6 : undefined) : vpcFigure(job)
+    )
+    const [study] = networkStudies(once)
+    const eip = study!.paths[2]!
+    expect([eip.values, eip.capBits, eip.singleNearCapBits]).toEqual([[29.9e6], undefined, 30e6])
+    expect(study!.caps).toEqual([])
+    expect(study!.unconfirmedCaps).toEqual([
+      'VM EIP → VM EIP: 29.9 Mbit/s sits just under 30 Mbit/s, but it is a single figure, and one repetition cannot tell a rate limit from a coincidence: no cap is named. Run 2 or more repetitions to tell.'
+    ])
+    expect(studyNotes(study!)).toContain(study!.unconfirmedCaps[0])
+    // two repetitions of that one pair, both 29.9 Mbit/s, are evidence enough
+    const twice = runOf(planOf({ peer: 'pm2', matrix: true, paths: ['private', 'eip'] }), (job) =>
+      job.network === 'eip' ? (job.target === 'vm1' ? 29.9e6 : undefined) : vpcFigure(job)
+    )
+    expect(networkStudies(twice)[0]!.paths[2]!.capBits).toBe(30e6)
   })
 
   it('shows no % where physical → physical was not measured, and says why', () => {
