@@ -1,3 +1,4 @@
+import { sendsAtSetRate } from './compare/bandwidth-cap'
 import { metricDefFinder, metricMatches, type MetricComparison, type MetricDef, type MetricRole, type MetricSource } from './model/metric-def'
 import type { RunDocument } from './model/run'
 import type { MetricCategory } from './model/sample'
@@ -10,6 +11,8 @@ export interface MetricFacts {
   source: MetricSource
   comparison: MetricComparison
   roles: readonly MetricRole[]
+  /** The test's sender sets the pace (UDP at -b's rate): its bandwidth says nothing of a limit on the path. */
+  setRate?: boolean
 }
 
 export interface RunMetrics {
@@ -30,13 +33,21 @@ export interface RunMetrics {
 export function runMetrics(run: Pick<RunDocument, 'metrics' | 'tests'>): RunMetrics {
   const defOf = metricDefFinder(run.metrics ?? [])
   const primaries = new Map(run.tests.map((t) => [t.id, t.primary ?? []]))
+  const setRate = new Set(run.tests.filter(sendsAtSetRate).map((t) => t.id))
   return {
     defOf,
     factsOf(testId, metric) {
       const def = defOf(metric)
       if (!def) return undefined
       const primary = (primaries.get(testId) ?? []).some((name) => metricMatches(name, metric) || name === def.name)
-      return { category: def.category, primary, source: def.source, comparison: def.comparison, roles: def.roles ?? [] }
+      return {
+        category: def.category,
+        primary,
+        source: def.source,
+        comparison: def.comparison,
+        roles: def.roles ?? [],
+        ...(setRate.has(testId) ? { setRate: true } : {})
+      }
     },
     hasRole(metric, role) {
       return defOf(metric)?.roles?.includes(role) ?? false

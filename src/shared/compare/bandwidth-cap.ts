@@ -100,6 +100,15 @@ export function readCap(values: readonly number[], unit: Unit, category: MetricC
   return steady ? { kind: 'held', capBits, values: kept } : undefined
 }
 
+/**
+ * A test whose sender sets the pace (UDP, iperf and iperf3 -u): it sends at the rate -b asks for,
+ * so its bandwidth is that rate, steady and often round, whether or not the path has a limit
+ * (iperf3 -u -b 100M on loopback: 99.99 Mbit/s received). The cap check leaves such figures out.
+ */
+export function sendsAtSetRate(test: { tool: string; params: Record<string, unknown> }): boolean {
+  return (test.tool === 'iperf3' || test.tool === 'iperf') && test.params.protocol === 'udp'
+}
+
 /** "its 4 figures all read 28.7 to 28.8 Mbit/s": the evidence of a held cap, for its sentence. */
 export function capEvidenceText(reading: CapReading, unit: Unit, what: string): string {
   const bits = reading.values.map((v) => (unit === 'B/s' ? v * 8 : v))

@@ -149,7 +149,8 @@ function rowOf(input: CompareInput, group: SampleGroup, setting: RowSetting, var
     unit: group.unit,
     better: group.better,
     comparison,
-    ...(facts ? { category: facts.category } : {})
+    ...(facts ? { category: facts.category } : {}),
+    ...(facts?.setRate ? { setRate: true } : {})
   }
   const baselineStats = seriesStats(valuesOf(group, input.baseline), setting.aggregate, group.better)
   const baselineCap = bandwidthCapFlag(row, input.baseline, baselineStats)

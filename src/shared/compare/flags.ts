@@ -21,7 +21,10 @@ export const FLAG_TITLES: Readonly<Record<FlagKind, string>> = {
 export const NOISY_CV_PCT = 10
 
 /** What a flag's sentence needs to know about its row. */
-export type RowContext = Pick<ComparisonRow, 'testTitle' | 'metric' | 'labels' | 'unit' | 'better' | 'category'>
+export type RowContext = Pick<ComparisonRow, 'testTitle' | 'metric' | 'labels' | 'unit' | 'better' | 'category'> & {
+  /** The test's sender sets the pace (UDP): no cap is read from its bandwidth. */
+  setRate?: boolean
+}
 
 /** "fio.read.iops (job=randread)": the metric and the labels that tell its row apart. */
 export function metricName(row: RowContext): string {
@@ -125,7 +128,7 @@ export function noisyFlag(row: RowContext, sides: { side: string; stats: SeriesS
  * raises none: it cannot tell a limit from a coincidence.
  */
 export function bandwidthCapFlag(row: RowContext, side: string, stats: SeriesStats | undefined): Flag | undefined {
-  const reading = stats ? readCap(stats.values, row.unit, row.category) : undefined
+  const reading = stats && !row.setRate ? readCap(stats.values, row.unit, row.category) : undefined
   if (!stats || reading?.kind !== 'held') return undefined
   const bits = row.unit === 'B/s' ? stats.value * 8 : stats.value
   const explanation =

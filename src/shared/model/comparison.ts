@@ -157,4 +157,6 @@ export interface RowFacts {
   source: MetricSource
   comparison: MetricComparison
   roles: readonly MetricRole[]
+  /** The test's sender sets the pace (UDP at -b's rate): its bandwidth says nothing of a limit on the path. */
+  setRate?: boolean
 }

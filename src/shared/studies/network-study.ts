@@ -1,4 +1,4 @@
-import { capEvidenceText, readCap } from '../compare/bandwidth-cap'
+import { capEvidenceText, readCap, sendsAtSetRate } from '../compare/bandwidth-cap'
 import { bitRateText, pctText } from '../compare/message-text'
 import { relativePct } from '../compare/relative'
 import { aggregateOf } from '../compare/stats'
@@ -99,10 +99,12 @@ function allNetworkStudies(run: RunDocument): NetworkStudy[] {
 function studyOf(run: RunDocument, matrices: NetworkMatrix[], roleOf: (label: string) => TargetRole): NetworkStudy {
   const first = matrices[0] as NetworkMatrix
   const planned = plannedPairs(run, first.testId, roleOf)
+  const test = run.tests.find((t) => t.id === first.testId)
+  const readsCaps = test === undefined || !sendsAtSetRate(test)
   const grids: StudyGrid[] = matrices.map((m) => ({
     ...(m.path ? { path: m.path } : {}),
     pathLabel: m.path ? SCENARIO_LABELS.network[m.path] : '',
-    cells: KINDS.flatMap((from) => KINDS.map((to) => cellOf(m, from, to, roleOf, planned)))
+    cells: KINDS.flatMap((from) => KINDS.map((to) => cellOf(m, from, to, roleOf, planned, readsCaps)))
   }))
   const referenceCell = grids.filter((g) => g.path !== 'eip').map((g) => g.cells[0] as StudyCell).find((c) => c.value !== undefined)
   const reference = referenceCell?.value !== undefined ? { value: referenceCell.value, ...(referenceCell.path ? { path: referenceCell.path } : {}) } : undefined
@@ -122,7 +124,6 @@ function studyOf(run: RunDocument, matrices: NetworkMatrix[], roleOf: (label: st
   const capped = named ? paths : grids.flatMap((g) => g.cells)
   const caps = capped.flatMap((c) => (c.capBits !== undefined && c.value !== undefined ? [capSentence(c, first.unit)] : []))
   const unconfirmedCaps = capped.flatMap((c) => (c.singleNearCapBits !== undefined && c.value !== undefined ? [singleFigureSentence(c, first.unit)] : []))
-  const test = run.tests.find((t) => t.id === first.testId)
   return {
     testId: first.testId,
     testTitle: test?.title ?? first.testTitle,
@@ -147,14 +148,21 @@ export function cellLabel(from: TargetRole, to: TargetRole, path: NetworkPath | 
   return path ? `${words} (${SCENARIO_LABELS.network[path]})` : words
 }
 
-function cellOf(m: NetworkMatrix, from: TargetRole, to: TargetRole, roleOf: (label: string) => TargetRole, planned: Map<string, number>): StudyCell {
+function cellOf(
+  m: NetworkMatrix,
+  from: TargetRole,
+  to: TargetRole,
+  roleOf: (label: string) => TargetRole,
+  planned: Map<string, number>,
+  readsCaps: boolean
+): StudyCell {
   const cells = m.cells.filter((c) => roleOf(c.from) === from && roleOf(c.to) === to)
   const values = cells.flatMap((c) => c.values)
   const value = aggregateOf(values, m.aggregate, m.better)
   const base = { from, to, ...(m.path ? { path: m.path } : {}), label: cellLabel(from, to, m.path), pairs: cells.map((c) => `${c.from} → ${c.to}`), values }
   if (value === undefined) return { ...base, note: missingNote(from, to, m.path, planned.get(plannedId(m.path, from, to)) ?? 0) }
-  // the matrix's figures are a network tool's (iperf3, iperf)
-  const cap = readCap(values, m.unit, 'network')
+  // the matrix's figures are a network tool's (iperf3, iperf); a UDP sender's own pace is no limit
+  const cap = readsCaps ? readCap(values, m.unit, 'network') : undefined
   if (cap?.kind === 'held') return { ...base, value, capBits: cap.capBits }
   return { ...base, value, ...(cap?.kind === 'single' ? { singleNearCapBits: cap.capBits } : {}) }
 }

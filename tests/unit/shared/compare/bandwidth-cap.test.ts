@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { capEvidenceText, readCap } from '../../../../src/shared/compare/bandwidth-cap'
+import { metricDefsOf } from '../../../../src/main/tools/describe-run'
+import { capEvidenceText, readCap, sendsAtSetRate } from '../../../../src/shared/compare/bandwidth-cap'
+import type { RunDocument } from '../../../../src/shared/model/run'
+import { runMetrics } from '../../../../src/shared/run-metrics'
 
 const M = 1e6
 const G = 1e9
@@ -61,5 +64,19 @@ describe('readCap: the one rule of the bandwidth-cap check', () => {
     expect(capEvidenceText(network([28.7 * M, 28.7 * M])!, 'bit/s', 'figures')).toBe('its 2 figures all read 28.7 Mbit/s')
     expect(capEvidenceText(readCap([99.5e6 / 8, 99.9e6 / 8], 'B/s', 'network')!, 'B/s', 'repetitions')).toBe('its 2 repetitions all read 99.5 to 99.9 Mbit/s')
     expect(capEvidenceText({ kind: 'held', capBits: G, values: [999e6, 1e9] }, 'bit/s', 'figures')).toBe('its 2 figures all read 999 Mbit/s to 1 Gbit/s')
+  })
+})
+
+describe('tests whose sender sets the pace', () => {
+  it('are the UDP tests of iperf3 and iperf, and the run says so of their figures', () => {
+    expect(sendsAtSetRate({ tool: 'iperf3', params: { protocol: 'udp', bitrate: 100000000 } })).toBe(true)
+    expect(sendsAtSetRate({ tool: 'iperf', params: { protocol: 'udp' } })).toBe(true)
+    expect(sendsAtSetRate({ tool: 'iperf3', params: { protocol: 'tcp' } })).toBe(false)
+    expect(sendsAtSetRate({ tool: 'iperf3', params: {} })).toBe(false)
+    expect(sendsAtSetRate({ tool: 'fio', params: { protocol: 'udp' } })).toBe(false)
+    const test = (id: string, protocol: string): RunDocument['tests'][number] => ({ id, title: id, tool: 'iperf3', params: { protocol }, repetitions: 2, aggregate: 'best' })
+    const metrics = runMetrics({ metrics: metricDefsOf(['iperf3']), tests: [test('udp', 'udp'), test('tcp', 'tcp')] })
+    expect(metrics.factsOf('udp', 'iperf3.received.bandwidth')?.setRate).toBe(true)
+    expect(metrics.factsOf('tcp', 'iperf3.received.bandwidth')?.setRate).toBeUndefined()
   })
 })

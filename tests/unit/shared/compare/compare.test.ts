@@ -361,6 +361,15 @@ describe('flags', () => {
       expect(kinds(network([9.19e9, 9.1e9], [30.2e6, 30.3e6]).flags)).toEqual([])
     })
 
+    it('reads no cap from a UDP test, whose sender sends at the rate asked for (iperf3 -u -b 100M: 99.99 Mbit/s)', () => {
+      const input = pairInput([9.19e9, 9.1e9], [99.99e6, 99.99e6], { unit: 'bit/s', metric: 'iperf3.received.bandwidth' })
+      // the same figures from a TCP test are a held cap
+      expect(kinds(onlyCell(input).cell.flags)).toEqual(['bandwidth-cap'])
+      const tcpFacts = input.factsOf!
+      const udp: CompareInput = { ...input, factsOf: (testId, metric) => ({ ...tcpFacts(testId, metric)!, setRate: true }) }
+      expect(kinds(onlyCell(udp).cell.flags)).toEqual([])
+    })
+
     it('reads byte rates as 8 bits per byte', () => {
       const cell = network([1.2e9, 1.2e9], [98e6 / 8, 98e6 / 8], 'B/s')
       expect(cell.flags.find((f) => f.kind === 'bandwidth-cap')?.message).toContain('guest measured 98 Mbit/s')

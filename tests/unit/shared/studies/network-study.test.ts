@@ -11,7 +11,7 @@ import { networkStudies, studyCellText, studyNotes } from '../../../../src/share
 const G = 1e9
 
 /** Study 001's machines: two physical hosts (pm1 the baseline, pm2 the peer) and two guests. */
-function planOf(network: ComparisonPlanInput['network'], repetitions = 2): ReturnType<typeof ComparisonPlanSchema.parse> {
+function planOf(network: ComparisonPlanInput['network'], repetitions = 2, params: Record<string, unknown> = { seconds: 2 }): ReturnType<typeof ComparisonPlanSchema.parse> {
   return ComparisonPlanSchema.parse({
     name: 'study 001 network',
     baseline: { target: 'pm1' },
@@ -19,7 +19,7 @@ function planOf(network: ComparisonPlanInput['network'], repetitions = 2): Retur
     network,
     repetitions,
     aggregate: 'best',
-    tests: [{ id: 'iperf3', tool: 'iperf3', params: { seconds: 2 } }]
+    tests: [{ id: 'iperf3', tool: 'iperf3', params }]
   })
 }
 
@@ -132,6 +132,15 @@ describe('networkStudies: study 001\'s grid and path table', () => {
     expect(study!.caps).toEqual([
       "VM EIP → VM EIP: 28.7 Mbit/s, just below 30 Mbit/s: the path is probably rate-limited rather than saturated (its 4 figures all read 28.7 Mbit/s, as steady as a limit holds them; study 001's EIPs were limited to 30 Mbit/s by default). Lift the limit (set the guest's or the EIP's bandwidth to unlimited on the cloud platform), then measure again."
     ])
+    expect(study!.unconfirmedCaps).toEqual([])
+  })
+
+  it('names no cap on a UDP test, whose sender sets the pace: its steady figure is the rate asked for', () => {
+    const plan = planOf({ peer: 'pm2', matrix: true, paths: ['private', 'eip'] }, 2, { seconds: 2, protocol: 'udp', bitrate: 30000000 })
+    const [study] = networkStudies(runOf(plan, (job) => (job.network === 'eip' ? 29.99e6 : vpcFigure(job))))
+    expect(study!.paths[2]!.value).toBe(29.99e6)
+    expect(study!.paths.filter((r) => r.capBits !== undefined)).toEqual([])
+    expect(study!.caps).toEqual([])
     expect(study!.unconfirmedCaps).toEqual([])
   })
 
