@@ -28,6 +28,11 @@ const BUILD_TIMEOUT_MS = 15 * 60_000
 const CHECK_TIMEOUT_MS = 60_000
 const CAPTURE = { maxBytes: 64 * 1024 }
 
+/** A measured time as the findings say it: `7.7 s`, `under 0.1 s` (not "0.0 s"). */
+function secondsText(ms: number): string {
+  return ms < 100 ? 'under 0.1 s' : `${(ms / 1000).toFixed(1)} s`
+}
+
 /** An archive or program on this computer, read and checked once for all targets. */
 interface LocalFile extends ToolArchive {
   sha256: string
@@ -145,11 +150,14 @@ async function provisionOn(ctx: BeforeJobsContext, session: Session, target: str
   ctx.onStage?.(`Uploading ${base} to ${target}${file.program ? '' : ' to build it there'}`, target)
   const made = await run(session, `mkdir -p -- ${shJoin([root])}`, CHECK_TIMEOUT_MS, ctx.signal)
   if (!made.ok) return { finding: { severity: 'error', target, code: 'tool-build-failed', message: `${name} on ${target}: the cache folder ${root} cannot be made: ${made.err}.` } }
+  const started = performance.now()
   await session.upload(file.path, upload, { mode: 0o600 })
+  const uploaded = performance.now()
   const script = file.program
     ? placeProgramScript({ upload, sha256: file.sha256, dir, file: build.result.kind === 'program' ? build.result.file : name })
     : buildScript({ upload, sha256: file.sha256, dir, build, machine: facts.machine, tool: name })
   const done = await run(session, script, BUILD_TIMEOUT_MS, ctx.signal)
+  const finished = performance.now()
   const made2 = /^(?:built|placed) (.+)$/m.exec(done.out)?.[1]
   if (!done.ok || !made2) {
     return {
@@ -162,7 +170,9 @@ async function provisionOn(ctx: BeforeJobsContext, session: Session, target: str
       }
     }
   }
-  const how = file.program ? 'uploaded as a program' : `uploaded and built with ${target}'s compiler`
+  const how = file.program
+    ? `uploaded as a program in ${secondsText(uploaded - started)}`
+    : `uploaded in ${secondsText(uploaded - started)} and built with ${target}'s compiler in ${secondsText(finished - uploaded)}`
   return { path: made2, finding: { severity: file.trustSeverity, target, code: 'tool-built', message: `${name} on ${target}: ${how} from ${base} (${file.trust}); cached in ${dir}, so later runs reuse it.` } }
 }
 
@@ -190,6 +200,24 @@ function withArchiveFix(finding: Finding, tools: ReadonlySet<ToolId>): Finding {
     return { ...finding, fix: finding.fix ? `${finding.fix} ${offline}` : offline }
   }
   return finding
+}
+
+/** The findings that say how a tool arrived on a target: the run's record of what made its figures. */
+const ARRIVAL_CODES: ReadonlySet<string> = new Set(['tool-built', 'tool-from-cache', 'tool-path'])
+
+/** Whom a finding is about: its target and the tool it names (`IOzone on vm1`). */
+function arrivalKey(finding: Finding): string {
+  return `${finding.target ?? ''}\u0000${finding.message.slice(0, finding.message.indexOf(':'))}`
+}
+
+/**
+ * When a run continues (resume, retry): how each tool arrived for the jobs it keeps, from the run's
+ * earlier checks, unless these checks say it again. The checks' findings replace the run's, and
+ * the kept figures were made by that build (the checksum it records).
+ */
+function earlierArrivals(earlier: readonly Finding[], now: readonly Finding[]): Finding[] {
+  const said = new Set(now.filter((f) => ARRIVAL_CODES.has(f.code)).map(arrivalKey))
+  return earlier.filter((f) => ARRIVAL_CODES.has(f.code) && !said.has(arrivalKey(f)))
 }
 
 /**
@@ -234,6 +262,6 @@ export function beforeJobsWithToolSources(sources: ToolSources, base: (ctx: Befo
       .map((f) => withArchiveFix(f, allTools))
     const merged = { ...(result.toolPaths ?? {}) }
     for (const [name, paths] of Object.entries(toolPaths)) merged[name] = { ...merged[name], ...paths }
-    return { ...result, findings: [...findings, ...kept], toolPaths: merged }
+    return { ...result, findings: [...earlierArrivals(ctx.run.preflight, findings), ...findings, ...kept], toolPaths: merged }
   }
 }

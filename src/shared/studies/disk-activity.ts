@@ -1,5 +1,5 @@
 import { formatValue } from '../format'
-import type { DiskActivity, Job, RunDocument } from '../model/run'
+import type { DiskActivity, Job, RunDocument, RunTarget } from '../model/run'
 
 /**
  * Study 004's atop table, from the host monitor (docs/monitor.md): for each storage job measured
@@ -88,7 +88,7 @@ export interface DiskActivityBlock {
   jobId: string
   testId: string
   testTitle: string
-  /** The variant's label (the guest as tables name it). */
+  /** The label of the guest the job ran on (a variant, or a baseline that is itself a guest), as tables name it. */
   variant: string
   repetition: number
   /** The guest's lines (upper layers first), then the host's. */
@@ -165,15 +165,23 @@ function hostMonitorWarning(job: Job): string | undefined {
 }
 
 /**
- * Every measured job of a variant (a guest) with host-monitor data, in run order. Jobs on the
- * baseline and warm-up jobs are left out: the study compares a guest's view with its host's.
+ * Every measured job of a guest with host-monitor data, in run order: the variants' jobs, and the
+ * baseline's when the baseline is itself a guest whose host the run monitored (study 004 measured
+ * a guest on Hyper-V against a guest on VMware, each with its host's atop). The other baseline
+ * jobs (a physical baseline sees no host of its own) and warm-up jobs are left out: the study
+ * compares a guest's view with its host's.
  */
 export function diskActivityBlocks(run: RunDocument): DiskActivityBlock[] {
   const labelOf = (name: string): string => run.targets.find((t) => t.name.toLowerCase() === name.toLowerCase())?.label ?? name
-  const variants = new Set(run.targets.filter((t) => t.role === 'variant').map((t) => t.name.toLowerCase()))
+  const namesOf = (role: RunTarget['role']): Set<string> => new Set(run.targets.filter((t) => t.role === role).map((t) => t.name.toLowerCase()))
+  const variants = namesOf('variant')
+  const baseline = namesOf('baseline')
   return run.jobs.flatMap((job): DiskActivityBlock[] => {
-    if (job.kind === 'warmup' || !variants.has(job.target.toLowerCase()) || !job.monitor?.length) return []
+    if (job.kind === 'warmup' || !job.monitor?.length) return []
     const own = (a: DiskActivity): boolean => a.target.toLowerCase() === job.target.toLowerCase()
+    const withHost = job.monitor.some((a) => !own(a)) || hostMonitorWarning(job) !== undefined
+    const target = job.target.toLowerCase()
+    if (!variants.has(target) && !(baseline.has(target) && withHost)) return []
     const guest = atopOrder(job.monitor.filter(own))
     const host = atopOrder(job.monitor.filter((a) => !own(a)))
     if (guest.length === 0) return []

@@ -233,3 +233,21 @@ describe('the PDF report’s flags', () => {
     expect(warnings[1]).toBe(`One machine measured twice: ${GUEST} and the baseline host are the same machine (same machine id and boot id).`)
   })
 })
+
+describe("the PDF report's study 003 reading", () => {
+  const storage = (): HTMLElement => document.querySelector('section[data-section="category-storage"]') as HTMLElement
+
+  it('reads the storage figures as multiples of the baseline for a study 003 run, as the CLI and the results do, and only there', () => {
+    document.body.innerHTML = ''
+    const run = loopbackRun()
+    const study003 = ReportInputSchema.parse({ ...input, run: { ...run, plan: { ...run.plan, tests: [...run.plan.tests, { pack: 'cluster-fio', form: 'quick' }] } } })
+    render(<ReportPage input={study003} />)
+    const section = within(storage()).getByRole('region', { name: 'As multiples of the baseline' })
+    // the loopback run's storage figures are one machine twice: no finding, so no multiple, and it says so
+    expect(text(section.querySelector('p'))).toBe('No primary figure is slower or faster than host by its verdict, so there is no multiple to give.')
+    expect(document.querySelectorAll('[aria-label="As multiples of the baseline"]').length).toBe(1)
+    document.body.innerHTML = ''
+    render(<ReportPage input={input} />)
+    expect(document.querySelector('[aria-label="As multiples of the baseline"]')).toBeNull()
+  })
+})

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { standardBeforeJobs } from '../../../src/main/engine/before-jobs'
-import { startRun } from '../../../src/main/engine/start-run'
+import { continueRun, startRun } from '../../../src/main/engine/start-run'
 import { beforeJobsWithToolSources, type ToolSources } from '../../../src/main/engine/tool-provision'
 import { readRun } from '../../../src/main/store/run-store'
 import { TOOLS } from '../../../src/main/tools/registry'
@@ -79,8 +79,9 @@ describe('a tool from an archive on this computer (no internet on the targets)',
     expect(run.jobs.map((j) => `${j.side} ${j.status} ${j.error ?? ''}`.trim())).toEqual(['host succeeded', 'guest succeeded'])
     for (const target of ['host', 'guest']) {
       const built = run.preflight.find((f) => f.target === target && f.code === 'tool-built')!
-      expect(built.message).toBe(
-        `IOzone on ${target}: uploaded and built with ${target}'s compiler from replay-iozone.tar.gz (sha256 ${archive.sha256}, not a release VirtBench knows and no SHA-256 given: its checksum is recorded in this run); cached in ${cacheDir}/iozone-${archive.sha256}, so later runs reuse it.`
+      // the upload's and the build's times as measured (they vary, their form does not)
+      expect(built.message.replace(/ in (?:under 0\.1|\d+\.\d) s/g, ' in N s')).toBe(
+        `IOzone on ${target}: uploaded in N s and built with ${target}'s compiler in N s from replay-iozone.tar.gz (sha256 ${archive.sha256}, not a release VirtBench knows and no SHA-256 given: its checksum is recorded in this run); cached in ${cacheDir}/iozone-${archive.sha256}, so later runs reuse it.`
       )
       expect(built.severity).toBe('warning')
       expect(codes(run, target)).not.toContain('tool-missing')
@@ -105,6 +106,20 @@ describe('a tool from an archive on this computer (no internet on the targets)',
     expect(reused.message).toBe(`IOzone on guest: built earlier from replay-iozone.tar.gz (sha256 ${archive.sha256}, the SHA-256 you gave), reused from ${cacheDir}/iozone-${archive.sha256}.`)
     expect(reused.severity).toBe('info')
     expect(codes(run, 'host')).not.toContain('tool-built')
+  })
+
+  it('keeps, when a run continues, how the tool arrived for the jobs it keeps', async () => {
+    // the first test's run: built on both; the guest's job runs again, the host's figures are kept
+    const dir = path.join(lab.dir, 'first')
+    const before = await readRun(dir)
+    const builtOnHost = before.preflight.find((f) => f.target === 'host' && f.code === 'tool-built')!
+    const guestJob = before.jobs.find((j) => j.side === 'guest')!.id
+    const again = await continueRun(dir, lab.services({ beforeJobs: beforeJobsWithToolSources({ archives: [{ tool: 'iozone', path: archive.file }], cacheDir }, standardBeforeJobs) }), [guestJob])
+    await again.done
+    const run = await readRun(dir)
+    expect(run.jobs.map((j) => `${j.side} ${j.status}`)).toEqual(['host succeeded', 'guest succeeded'])
+    expect(run.preflight.filter((f) => f.target === 'host' && f.code === 'tool-built')).toEqual([builtOnHost])
+    expect(codes(run, 'guest').filter((c) => c.startsWith('tool-'))).toEqual(['tool-from-cache'])
   })
 
   it('refuses an archive whose SHA-256 is not the one given: nothing is uploaded and nothing runs', async () => {

@@ -43,6 +43,7 @@ import { IozoneStudyMaps, IozoneSummaries } from '../features/studies/iozone-hea
 import { DiskActivityStudy } from '../features/studies/disk-activity-study'
 import { JobFiles } from '../features/studies/job-files'
 import { NetworkStudyTables } from '../features/studies/network-study'
+import { StudyMultiples } from '../features/studies/study-multiples'
 import { runJobFiles } from '../../../shared/fio-job-file/of-run'
 import { hasSurfaces, isSurfaceRow } from '../../../shared/studies/surface-maps'
 
@@ -488,6 +489,7 @@ function CategorySection({ run, part }: { run: RunDocument; part: CategoryPart }
       ) : null}
       {part.category === 'network' ? <NetworkExtras run={run} /> : null}
       <IozoneStudyMaps comparison={own} />
+      {part.category === 'storage' ? <StudyMultiples run={run} comparison={own} /> : null}
       {/* iozone's cells are in its heat maps above (hundreds of them), not in this table */}
       {own.rows.some((r) => !isSurfaceRow(r)) ? (
         <FigureTable comparison={own} rows={own.rows.filter((r) => !isSurfaceRow(r))} tests={part.tests.map((t) => testHead(run, t))} caption={`${title}: every figure, by test (primary figures in bold)`} />

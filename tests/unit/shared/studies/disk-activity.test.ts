@@ -84,6 +84,20 @@ describe('study 004: the atop table of a guest and its physical host', () => {
     )
   })
 
+  it("has the baseline's blocks too when the baseline is itself a guest whose host the run monitored (study 004: Hyper-V guest against VMware guest)", () => {
+    // the baseline's dd-write repetition 1 as if its target named a host of its own in the run:
+    // the guest's host lines, under that host's name
+    const job = run.jobs.find((j) => j.id === 'j0001')!
+    const hostOfGuest = run.jobs.find((j) => j.id === 'j0002')!.monitor!.filter((m) => m.target === 'host')
+    const hyperv = { ...job, monitor: [...job.monitor!.filter((m) => m.target === 'host'), ...hostOfGuest.map((m) => ({ ...m, target: 'hyperv-host' }))] }
+    const guests: RunDocument = { ...run, jobs: run.jobs.map((j) => (j.id === 'j0001' ? hyperv : j)) }
+    const withBaseline = diskActivityBlocks(guests)
+    expect(withBaseline.map((b) => `${b.jobId} ${b.variant}`)).toEqual(['j0001 host', 'j0002 guest', 'j0004 guest', 'j0006 guest', 'j0008 guest'])
+    const first = withBaseline[0]!
+    expect(first.lines.map((l) => `${l.view}:${l.machine}:${l.device}`)).toEqual(['guest:host:vda', 'host:hyperv-host:vda'])
+    expect(first.ratio?.hostDevice).toBe('vda')
+  })
+
   it('says plainly that no ratio can be given when the host was not monitored (a guest without a host in the run)', () => {
     // loopback-quick: the guest's target names no physical host, so only the guest was monitored
     const alone = diskActivityBlocks(runOf('loopback-quick'))
