@@ -34,6 +34,7 @@ export function comparisonInputOf(run: RunDocument): CompareInput {
   }
   const virtual = virtualBaselineFlag(baselineLabel, baselineEnv)
   const metrics = runMetrics(run)
+  const contamination = contaminationOf(run)
   return {
     baseline: baselineLabel,
     variants: variants.map((v) => v.label),
@@ -46,7 +47,10 @@ export function comparisonInputOf(run: RunDocument): CompareInput {
     marginPct: run.plan.equivalenceMarginPct,
     paired: run.plan.schedule.order === 'interleaved',
     scenarios: Object.fromEntries(variants.flatMap((v) => (v.scenario ? [[v.label, v.scenario] as const] : []))),
-    contamination: contaminationOf(run)
+    // a variant found to be a physical machine (study 003's second disk or host): faster is the finding, not a cache
+    hostColumns: variants.filter((v) => run.environment[v.name]?.virtualization === 'none').map((v) => v.label),
+    // none recorded: no cell has anything to look up (600 cells of a large run skip the search)
+    ...(Object.keys(contamination).length > 0 ? { contamination } : {})
   }
 }
 
