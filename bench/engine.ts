@@ -95,6 +95,14 @@ async function main(): Promise<void> {
     await session.exec('true')
     for (let i = 0; i < 20; i++) await bareExec(client!)
     const bare: number[] = []
+    /** Each job's `job.sh run` round trip, start to result (the target's share of the job). */
+    const trips: number[] = []
+    /** When the current job's `job.sh run` began and ended (performance.now()). */
+    let tripStart = 0
+    let tripEnd = 0
+    /** This process's share of each job: before its round trip (less the bare exec) and after it. */
+    const before: number[] = []
+    const after: number[] = []
     /** The session the engine uses, with a bare exec timed right before each job's `job.sh run`. */
     const interleaved = new Proxy(session, {
       get(target, key) {
@@ -102,6 +110,11 @@ async function main(): Promise<void> {
           return async (command: RemoteCommand | string, opts?: ExecOptions) => {
             if (typeof command !== 'string' && 'argv' in command && command.argv[1]?.endsWith('/job.sh') && command.argv[2] === 'run') {
               bare.push(await bareExec(client!))
+              tripStart = performance.now()
+              const result = await target.exec(command, opts)
+              tripEnd = performance.now()
+              trips.push(tripEnd - tripStart)
+              return result
             }
             return target.exec(command, opts)
           }
@@ -143,7 +156,10 @@ async function main(): Promise<void> {
       onEvent: (e) => {
         if (e.type === 'job-started') started = performance.now()
         if (e.type === 'job-finished') {
-          jobMs.push(performance.now() - started - (bare.at(-1) ?? 0))
+          const now = performance.now()
+          jobMs.push(now - started - (bare.at(-1) ?? 0))
+          before.push(tripStart - started - (bare.at(-1) ?? 0))
+          after.push(now - tripEnd)
           done++
           const mark = marks.get(done)
           if (mark) {
@@ -167,6 +183,8 @@ async function main(): Promise<void> {
     console.log(`jobs: ${total} (status ${status}, ${failed} not succeeded), wall ${(wall / 1000).toFixed(1)} s, ${(wall / total).toFixed(1)} ms per job overall`)
     console.log(`bare ssh2 exec of true, same connection: median ${bareMed.toFixed(2)} ms (${bare.length} runs, one before each job)`)
     console.log(`one engine job of true:                  median ${jobMed.toFixed(2)} ms (p95 ${[...jobMs].sort((a, b) => a - b)[Math.floor(jobMs.length * 0.95)]!.toFixed(2)} ms), without the bare exec before it`)
+    console.log(`of which the job.sh run round trip:     median ${median(trips).toFixed(2)} ms (${(median(trips) - bareMed).toFixed(2)} ms over the bare exec: job.sh on the target); the rest is this process's: median ${median(before).toFixed(2)} ms before it, ${median(after).toFixed(2)} ms after it`)
+    for (const job of engine.run.jobs.filter((j) => j.status !== 'succeeded').slice(0, 3)) console.log(`not succeeded: ${job.id} ${job.status}: ${job.error ?? ''}`)
     console.log(`engine's own cost per job:               ${cost.toFixed(2)} ms (goal < ${GOAL_MS} ms) ${cost < GOAL_MS ? 'pass' : 'FAIL'}; a job takes ${(jobMed / bareMed).toFixed(1)}x a bare exec`)
     console.log(`heap after GC: ${heap.join(', ')}; growth ${growth.toFixed(1)} MiB = ${perJobKiB.toFixed(2)} KiB per job (the jobs' records in the run document)`)
     if (cost >= GOAL_MS || failed > 0) process.exitCode = 1

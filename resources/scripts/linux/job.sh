@@ -120,36 +120,47 @@ timeout_word() {
   fi
 }
 
-# The job itself, in its own session with DIR ($2) as its working directory.
-job_main() {
-  limit=$1 late=$2
-  echo $$ >pgid && [ -s pgid ] || exit 75
-  # fd 8, when there, is the write end of `ended` a `run` holds this job's life by: only this shell keeps it
-  # (closed with exec: a redirection of a function call would keep a saved copy open in the subshell)
-  (exec 8>&-; watchdog "$((limit + late))") &
-  sh ./cmd.sh >stdout 2>stderr </dev/null 8>&-
-  rc=$?
-  # the CPU time the job used (its children's line), for the engine's contamination check
-  times >times 2>/dev/null
-  record_status . $rc
-  wake .
-  # ends the watchdog and whatever the job left running in its process group; this shell ends of
-  # itself, with status 0 (a shell waiting for it would print "Terminated" otherwise)
-  trap '' TERM
-  kill -TERM "-$$" 2>/dev/null
-  exit 0
-}
+# The job itself (`sh -c "$job_main" job-main LIMIT DIR LATE JOB_SH`), in its own session with DIR
+# as its working directory: a few lines of its own rather than this file, so that the step's
+# script, which it runs in a subshell of its own (`.`: no second sh started), sees none of this
+# file's functions and variables, as a script started by `sh ./cmd.sh` would (its `$$` is the job's
+# shell's, as in any subshell).
+#  - it names its process group first (a stop right after the start finds it; appended, as `run`
+#    may write the same number at the same time)
+#  - the watchdog, in its process group, sleeps until LIMIT + LATE and then runs `job.sh expire`
+#  - fd 8, when there, is the write end of `ended` a `run` holds this job's life by: only this
+#    shell keeps it (the subshells close theirs)
+#  - at the end: the CPU time the job used (`times`, its children's line, for the engine's
+#    contamination check), the status unless the watchdog wrote one (in place: one write of a few
+#    bytes; on a full disk in the name of an empty file), a byte to wake a wait that reattached;
+#    then the watchdog and whatever the job left running in its process group are ended, and this
+#    shell ends of itself, with status 0 (a shell waiting for it would print "Terminated" otherwise)
+# shellcheck disable=SC2016 # expanded by the job's own sh, not here
+job_main='echo $$ >>pgid && [ -s pgid ] || exit 75
+(exec 8>&-; sleep "$(($1 + $3))" 2>/dev/null || exit 0; exec sh "$4" expire . "$$") &
+(set --; . ./cmd.sh) >stdout 2>stderr </dev/null 8>&-
+rc=$?
+times >times 2>/dev/null
+set -- status-*
+if [ ! -s status ] && [ ! -e "$1" ]; then
+  { echo "$rc" >status; } 2>/dev/null || { rm -f status; : >"status-$rc"; } 2>/dev/null
+fi
+[ -p ended ] && printf x 1<>ended 2>/dev/null
+trap "" TERM
+kill -TERM "-$$" 2>/dev/null
+exit 0'
 
-# Stops the job after $1 seconds: at its limit for a `run`, whose wait does not; a second after
-# it for a `start`, so that a wait, which stops the job at the limit, comes first.
-watchdog() {
-  sleep "$1" 2>/dev/null || exit 0
+# The watchdog at the job's limit (in DIR, $1; the job's process group $2): the status "timeout"
+# (unless the job wrote its own), a wait woken, TERM to the group, KILL after 2 s. It stops the job
+# at its limit for a `run`, whose wait does not; a second after it for a `start`, so that a wait,
+# which stops the job at the limit, comes first.
+expire() {
   trap '' TERM
-  record_status . timeout
-  wake .
-  kill -TERM "-$$" 2>/dev/null
+  record_status "$1" timeout
+  wake "$1"
+  kill -TERM "-$2" 2>/dev/null
   sleep 2 2>/dev/null || sleep 1
-  kill -KILL "-$$" 2>/dev/null
+  kill -KILL "-$2" 2>/dev/null
 }
 
 # Wakes a wait that reattached, blocked reading DIR/ended (a FIFO it made and holds open): one
@@ -204,7 +215,7 @@ prepare() {
 # whoever ends that session's processes, ends with it), and a job that dies leaves no zombie here.
 launch() {
   # its folder is on its command line only so that ps shows whose job it is
-  launched=$(cd "$1" || exit 70; $detach sh "$self" job-main "$2" "$1" "${3:-1}" >/dev/null 2>&1 </dev/null & echo $!)
+  launched=$(cd "$1" || exit 70; $detach sh -c "$job_main" job-main "$2" "$1" "${3:-1}" "$self" >/dev/null 2>&1 </dev/null & echo $!)
 }
 
 # Starts the job and returns at once, once the job has named its process group (so a stop right
@@ -246,8 +257,11 @@ run_job() {
   # nobody but the job's own watchdog stops it at its limit: at the limit, not a second later
   launch "$dir" "$limit" 0
   # the same number the job writes first thing (a builtin: nothing started), so that a stop right
-  # after the start finds it
-  [ -s "$dir/pgid" ] || echo "$launched" >"$dir/pgid" 2>/dev/null
+  # after the start finds it; both append (the file is new: prepare removed an earlier attempt's),
+  # since a truncation here between the job's write and its check that the file is not empty would
+  # make the job give up as if it could not write it (seen once in 1,000 jobs under load); readers
+  # take the first line
+  [ -s "$dir/pgid" ] || echo "$launched" >>"$dir/pgid" 2>/dev/null
   # read-only, then this shell lets go of its write end: the job is the only writer left
   exec 7<"$dir/ended"
   exec 8>&-
@@ -269,8 +283,9 @@ run_job() {
 stop() {
   dir=$1
   grace=${2:-2000}
-  [ -s "$dir/pgid" ] || return 0
-  pg=$(cat "$dir/pgid")
+  pg=
+  read -r pg <"$dir/pgid" 2>/dev/null
+  [ -n "$pg" ] || return 0
   kill -TERM "-$pg" 2>/dev/null || return 0
   waited=0
   while [ "$waited" -lt "$grace" ] && kill -0 "-$pg" 2>/dev/null; do
@@ -462,7 +477,7 @@ case $cmd in
   start) start "$2" "$3" ;;
   wait) wait_job "$2" "$3" "$4" "${5:-4194304}" ;;
   run) run_job "$2" "$3" "$4" "${5:-4194304}" ;;
-  job-main) job_main "$2" "${4:-1}" ;;
+  expire) expire "$2" "$3" ;;
   follow) follow "$2" ;;
   stop) stop "$2" "${3:-2000}" ;;
   stopall) stopall "$2" "${3:-2000}" ;;

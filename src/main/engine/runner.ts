@@ -696,7 +696,7 @@ export class RunEngine {
         onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
       })
     } finally {
-      kept = { stdout: await output.stdout.close(), stderr: await output.stderr.close() }
+      kept = await closeOutput(output)
       await live?.finish({ stdout: kept.stdout.data, stderr: kept.stderr.data })
       if (monitors.length > 0) await this.collectMonitors(job, prefix, monitors)
       this.folder.update(() => {
@@ -717,7 +717,9 @@ export class RunEngine {
     const half = Math.floor(this.keepBytes() / 2)
     const open = async (stream: 'stdout' | 'stderr'): Promise<BoundedOutput> =>
       new BoundedOutput(await this.folder.openRaw(`${prefix}-${stepId}.${stream}`), half, half)
-    return { stdout: await open('stdout'), stderr: await open('stderr') }
+    // both at once: each is a round trip to the file system's threads, on every job's way to its target
+    const [stdout, stderr] = await Promise.all([open('stdout'), open('stderr')])
+    return { stdout, stderr }
   }
 
   /** Starts a server step (plain exec, stopped after the measured step) and waits until it is ready. */
@@ -765,7 +767,7 @@ export class RunEngine {
       control.abort()
       signal.removeEventListener('abort', onAbort)
       const result = await running.catch(() => undefined)
-      const kept = { stdout: await output.stdout.close(), stderr: await output.stderr.close() }
+      const kept = await closeOutput(output)
       this.folder.update(() => {
         record.endedAt = new Date().toISOString()
         if (result) {
@@ -998,6 +1000,12 @@ class OutputWatch {
       check()
     })
   }
+}
+
+/** Ends a step's two outputs at once (each is its tail, then the file's close). */
+async function closeOutput(output: { stdout: BoundedOutput; stderr: BoundedOutput }): Promise<{ stdout: KeptOutput; stderr: KeptOutput }> {
+  const [stdout, stderr] = await Promise.all([output.stdout.close(), output.stderr.close()])
+  return { stdout, stderr }
 }
 
 function jobDirOf(where: TargetState, prefix: string, step: RemoteStep): string {

@@ -33,6 +33,8 @@ export interface ChannelCommand {
   stdin: Buffer
   /** Marker nonce of the wrapper; absent for raw commands (no preamble filtering). */
   nonce?: string
+  /** With a nonce: whether stdout has a marker too (default true); not for a quiet login (remote-command.ts). */
+  stdoutMarked?: boolean
   stdout: StreamSink
   stderr: StreamSink
   /**
@@ -63,7 +65,7 @@ function runOnChannel(channel: ClientChannel, cmd: ChannelCommand): RunningChann
   let resolveIds: (ids: ProcessIds | undefined) => void = () => undefined
   const processIds = new Promise<ProcessIds | undefined>((resolve) => (resolveIds = resolve))
 
-  const outFilter = cmd.nonce === undefined ? undefined : new PreambleFilter(stdoutMarker(cmd.nonce), (_rest, preamble) => cmd.onPreamble?.(preamble))
+  const outFilter = cmd.nonce === undefined || cmd.stdoutMarked === false ? undefined : new PreambleFilter(stdoutMarker(cmd.nonce), (_rest, preamble) => cmd.onPreamble?.(preamble))
   /** What the filters hold when a stream ends without its marker: passed on, or dropped for a probing command. */
   const unmarked = (held: Buffer): Buffer => (cmd.onPreamble ? EMPTY : held)
   const errFilter =

@@ -25,7 +25,9 @@ import { AbortedWhileQueued, ChannelPool, type Release } from './pool'
 import { tracked, watchForStop } from './stop-watch'
 import {
   parsePosixProbe,
+  marksStdout,
   parseProbingPreamble,
+  preambleIsProbeAlone,
   posixKillCommand,
   posixProbeCommand,
   probingWrapPosix,
@@ -158,6 +160,8 @@ interface PosixPlatform {
   shell: 'posix'
   facts: SessionFacts
   loginShell: LoginShell
+  /** Nothing came before the folded probe's output (remote-command.ts, quietLogin); false when the probe ran on its own. */
+  quietLogin: boolean
 }
 
 interface WindowsPlatform {
@@ -252,7 +256,8 @@ export class SshSession implements Session {
     const probed = posix.end.exitCode === 0 ? parsePosixProbe(posix.stdout) : undefined
     if (probed) {
       const { loginShell, ...facts } = probed
-      return { shell: 'posix', facts: { shell: 'posix', ...facts }, loginShell }
+      // whether anything came before the probe's output is not seen here (its filter drops it): markers stay
+      return { shell: 'posix', facts: { shell: 'posix', ...facts }, loginShell, quietLogin: false }
     }
     const win = await this.runRaw(powershellCommandLine(windowsProbeScript(this.nonce)), Buffer.alloc(0))
     const parsed = win.end.exitCode === 0 ? parseWindowsProbe(win.stdout) : undefined
@@ -300,9 +305,10 @@ export class SshSession implements Session {
     const sudo = opts.sudo ? await this.effectiveSudo(opts.sudo, platform) : false
     const line =
       platform.shell === 'posix'
-        ? wrapPosix(command, { nonce: this.nonce, sudo, env: opts.env, cwd: opts.cwd, loginShell: platform.loginShell })
+        ? wrapPosix(command, { nonce: this.nonce, sudo, env: opts.env, cwd: opts.cwd, loginShell: platform.loginShell, quietLogin: platform.quietLogin })
         : wrapWindows(command, { nonce: this.nonce, env: opts.env, cwd: opts.cwd })
-    return this.runWrapped(command, opts, { line, stdin: commandStdin(opts.stdin, sudo), shell: platform.shell, sudo, stdout, stderr, cancelledEarly })
+    const stdoutMarked = platform.shell === 'windows' || marksStdout({ quietLogin: platform.quietLogin, sudo, loginShell: platform.loginShell })
+    return this.runWrapped(command, opts, { line, stdin: commandStdin(opts.stdin, sudo), shell: platform.shell, sudo, stdout, stderr, cancelledEarly, stdoutMarked })
   }
 
   /**
@@ -335,9 +341,9 @@ export class SshSession implements Session {
     const onPreamble = (preamble: Buffer | undefined): void => {
       started = preamble !== undefined
       const probed = preamble ? parseProbingPreamble(preamble, this.nonce) : undefined
-      if (!probed) return learn(undefined)
+      if (!preamble || !probed) return learn(undefined)
       const { loginShell, ...facts } = probed
-      learn({ shell: 'posix', facts: { shell: 'posix', ...facts }, loginShell })
+      learn({ shell: 'posix', facts: { shell: 'posix', ...facts }, loginShell, quietLogin: preambleIsProbeAlone(preamble, this.nonce) })
     }
     try {
       const result = await this.runWrapped(command, opts, {
@@ -370,12 +376,17 @@ export class SshSession implements Session {
       stderr: StreamSink
       cancelledEarly: () => ExecResult
       onPreamble?: (preamble: Buffer | undefined) => void
+      /** Whether stdout has the wrapper's marker (default true). */
+      stdoutMarked?: boolean
     }
   ): Promise<ExecResult> {
     const { stdout, stderr, sudo } = wrapped
     let slot: Awaited<ReturnType<SshSession['openChannel']>>
     try {
-      slot = await this.openChannel(wrapped.line, wrapped.stdin, stdout, stderr, opts.signal, false, wrapped.onPreamble)
+      slot = await this.openChannel(wrapped.line, wrapped.stdin, stdout, stderr, opts.signal, {
+        ...(wrapped.onPreamble ? { onPreamble: wrapped.onPreamble } : {}),
+        ...(wrapped.stdoutMarked === false ? { stdoutMarked: false } : {})
+      })
     } catch (err) {
       if (err instanceof AbortedWhileQueued) return wrapped.cancelledEarly()
       throw this.channelError(err, command)
@@ -420,11 +431,11 @@ export class SshSession implements Session {
     stdout: StreamSink,
     stderr: StreamSink,
     signal: AbortSignal | undefined,
-    control = false,
-    onPreamble?: (preamble: Buffer | undefined) => void
+    extra: { control?: boolean; onPreamble?: (preamble: Buffer | undefined) => void; stdoutMarked?: boolean } = {}
   ): Promise<{ running: RunningChannel; conn: Connection; release: Release }> {
+    const { control = false, ...channel } = extra
     const { value: running, conn, release } = await this.openOnConnection(
-      (client) => openExecChannel(client, { command: line, stdin, nonce: this.nonce, stdout, stderr, ...(onPreamble ? { onPreamble } : {}) }),
+      (client) => openExecChannel(client, { command: line, stdin, nonce: this.nonce, stdout, stderr, ...channel }),
       signal,
       control
     )
@@ -556,7 +567,7 @@ export class SshSession implements Session {
     const stderr = new StreamSink(undefined, PROBE_CAPTURE)
     let slot: Awaited<ReturnType<SshSession['openChannel']>>
     try {
-      slot = await this.openChannel(line, stdin, stdout, stderr, opts.signal, opts.control)
+      slot = await this.openChannel(line, stdin, stdout, stderr, opts.signal, opts.control !== undefined ? { control: opts.control } : {})
     } catch (err) {
       throw this.channelError(err, { script: line })
     }

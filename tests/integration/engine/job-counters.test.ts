@@ -71,6 +71,20 @@ describe('a detached job sends its CPU counters with its output', () => {
     expect(result.counters?.times).toMatch(/\dm[\d.]+s/)
   })
 
+  it("runs the step's script as a script of its own: none of job.sh's functions, variables or arguments, its own exit code and shell options", async () => {
+    // job.sh defines finish, send, space, stop... and sets -u; the job's own sh runs the script in a subshell, without a second sh
+    const { result, stdout } = await run(
+      path.join(scratch, 'own'),
+      [
+        'for f in finish send space stop record_status expire; do command -v "$f" >/dev/null && echo "sees $f"; done',
+        'echo "args: $# ${job_main:-} ${self:-} ${nonce:-}"',
+        'echo "unset: ${not_set_anywhere}"',
+        'exit 9'
+      ].join('\n')
+    )
+    expect([result.status, stdout]).toEqual([9, 'args: 0   \nunset: \n'])
+  })
+
   it('uses the folders and FIFOs made ahead in one command, and makes what was not', async () => {
     const jobs = path.join(scratch, 'vb-run-host', '.jobs')
     mkdirSync(jobs, { recursive: true })

@@ -98,6 +98,51 @@ describe('SshSession against a real sshd (root, the fixture user)', () => {
   })
 })
 
+describe('a POSIX sh login, with and without ~/.ssh/rc output', () => {
+  let server: SshdServer
+  let quiet: ThrowawayUser
+  let talking: ThrowawayUser
+
+  beforeAll(async () => {
+    quiet = createThrowawayUser()
+    // sshd runs ~/.ssh/rc before every command, into the command's own streams
+    talking = createThrowawayUser({ files: { '.ssh/rc': 'echo "rc says hello"\necho "rc noise" >&2\n' } })
+    // both accounts on one server (each account's own sshdConfig allows only itself)
+    server = await startSshd({
+      extraConfig: [`AllowUsers ${os.userInfo().username} ${quiet.name} ${talking.name}`, `Match User ${quiet.name},${talking.name}`, '  AuthorizedKeysFile %h/.ssh/authorized_keys']
+    })
+    quiet.authorize(server)
+    talking.authorize(server)
+  })
+  afterAll(async () => {
+    await server?.stop()
+    quiet?.remove()
+    talking?.remove()
+  })
+
+  it.each([
+    ['without', () => quiet],
+    ['with', () => talking]
+  ])('returns exactly what each command printed %s ~/.ssh/rc output, the first command and the ones after it', async (_, who) => {
+    const session = new SshSession({ label: 'sh-login', connect: connectAs(server, who()) })
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await session.exec({ script: `printf 'out ${i}\\n'; printf 'err ${i}\\n' >&2` }, { capture: { maxBytes: 1000 } })
+        expect([r.stdout?.toString(), r.stderr?.toString(), r.exitCode]).toEqual([`out ${i}\n`, `err ${i}\n`, 0])
+      }
+      // what sshd runs: a bare ssh2 exec of the same login gets the rc file's words
+      const client = await connectClient(server, { username: who().name })
+      try {
+        expect((await rawExec(client, 'true')).stdout.toString()).toBe(who() === talking ? 'rc says hello\n' : '')
+      } finally {
+        client.end()
+      }
+    } finally {
+      await session.close()
+    }
+  })
+})
+
 describe('a login shell whose ~/.bashrc prints a banner', () => {
   let server: SshdServer
   let user: ThrowawayUser

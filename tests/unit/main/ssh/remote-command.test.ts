@@ -20,7 +20,8 @@ import {
   commandStdin,
   sudoStdinPrefix,
   validateEnv,
-  wrapPosix
+  wrapPosix,
+  marksStdout
 } from '../../../../src/main/ssh/remote-command'
 import { SessionError } from '../../../../src/main/ssh/types'
 
@@ -151,6 +152,34 @@ describe('wrapPosix (run by the real /bin/sh and bash here)', () => {
     const ids = parseProcessIds(rest)
     expect(ids).toBeDefined()
     expect(ids?.pid).toBeGreaterThan(1)
+  })
+
+  it('gives a quiet sh login no stdout marker: the output is exact as printed, the process still named on stderr', () => {
+    const line = wrapPosix({ argv: ['printf', '%s|', ...HOSTILE] }, { nonce: NONCE, loginShell: 'sh', quietLogin: true })
+    const r = runWith('/bin/sh', line)
+    expect(r.status).toBe(0)
+    expect(r.stdout.toString('utf8')).toBe(HOSTILE.map((h) => `${h}|`).join(''))
+    const errText = r.stderr.toString('latin1')
+    expect(parseProcessIds(errText.slice(stderrMarker(NONCE).length, errText.indexOf('\n')))?.pid).toBeGreaterThan(1)
+    // only a quiet sh login without sudo goes without it
+    expect(marksStdout({ loginShell: 'sh', quietLogin: true })).toBe(false)
+    expect(marksStdout({ loginShell: 'sh' })).toBe(true)
+    expect(marksStdout({ loginShell: 'bash', quietLogin: true })).toBe(true)
+    expect(marksStdout({ loginShell: 'other', quietLogin: true })).toBe(true)
+    expect(marksStdout({ loginShell: 'sh', quietLogin: true, sudo: { mode: 'passwordless' } })).toBe(true)
+  })
+
+  it.each([
+    ['leads its own process group (as sshd starts every command)', ['setsid', '-w', '/bin/sh']],
+    ["runs in its parent's group (as under sudo without use_pty)", ['/bin/sh']]
+  ])('names its real process group when it %s', (_, shell) => {
+    const line = wrapPosix({ script: 'ps -o pgid= -p $$' }, { nonce: NONCE, loginShell: 'sh' })
+    const r = spawnSync(shell[0]!, [...shell.slice(1), '-c', line])
+    expect(r.status).toBe(0)
+    const errText = r.stderr.toString('latin1')
+    const ids = parseProcessIds(errText.slice(errText.indexOf(stderrMarker(NONCE)) + stderrMarker(NONCE).length, errText.indexOf('\n')))
+    expect(ids?.pgid).toBe(Number(stripMarkers(r.stdout, stdoutMarker(NONCE)).trim()))
+    expect(ids!.pgid === ids!.pid).toBe(shell[0] === 'setsid')
   })
 
   it('sets env values and cwd verbatim, however hostile', () => {
