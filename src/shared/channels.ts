@@ -19,6 +19,7 @@ export const INVOKE_CHANNELS = [
   'hostkey:decide',
   'runs:list',
   'runs:get',
+  'runs:sweep',
   'runs:start',
   'runs:cancel',
   'runs:retry',

@@ -29,7 +29,28 @@ export const RunSummarySchema = z.object({
   variants: z.array(z.string()),
   jobs: z.object({ total: z.number(), succeeded: z.number(), failed: z.number() }),
   /** Published figures, not measured here (the example comparison): label it so in the history. */
-  source: z.object({ kind: z.literal('published'), title: z.string() }).optional()
+  source: z.object({ kind: z.literal('published'), title: z.string() }).optional(),
+  /** A sweep (docs/runs.md#a-sweep-on-disk): one guest measured under each combination, one step each. */
+  sweep: z
+    .object({
+      guest: z.string(),
+      domain: z.string(),
+      /** Steps in all, and how many completed. */
+      steps: z.number(),
+      completed: z.number(),
+      /** The combination being measured, while the sweep runs. */
+      current: z.string().optional()
+    })
+    .optional()
+})
+
+/** One step of a sweep: its combination, its run folder (relative to the sweep's), how it ended, its run. */
+export const SweepStepSchema = z.object({
+  label: z.string(),
+  dir: z.string(),
+  status: z.enum(RUN_STATUSES),
+  seconds: z.number().optional(),
+  run: RunDocumentSchema.optional()
 })
 
 /** Events of a run, as RunEvent in src/shared/model/run.ts (checked loosely: type and run id). */
@@ -46,6 +67,14 @@ export const runsInvokeContract = {
     response: z.object({ runs: z.array(RunSummarySchema), problems: z.array(z.string()), active: z.array(z.string()) })
   },
   'runs:get': { request: z.strictObject({ id: RunId }), response: RunDocumentSchema },
+  /** A sweep's steps, each with its run, for its table (rows: combinations); `sweep: false` for a run that is not a sweep. */
+  'runs:sweep': {
+    request: z.strictObject({ id: RunId }),
+    response: z.discriminatedUnion('sweep', [
+      z.object({ sweep: z.literal(false) }),
+      z.object({ sweep: z.literal(true), plan: ComparisonPlanSchema, steps: z.array(SweepStepSchema), total: z.number() })
+    ])
+  },
   'runs:start': {
     request: z.strictObject({
       plan: ComparisonPlanSchema,
@@ -56,7 +85,11 @@ export const runsInvokeContract = {
   },
   'runs:cancel': { request: z.strictObject({ id: RunId }), response: z.object({ cancelled: z.boolean() }) },
   'runs:retry': { request: z.strictObject({ id: RunId, jobIds: z.array(JobId).min(1).max(10_000) }), response: z.object({ id: z.string() }) },
-  'runs:resume': { request: z.strictObject({ id: RunId }), response: z.object({ id: z.string() }) },
+  'runs:resume': {
+    /** changeDomains: a sweep (or a run with a setup) resumed goes on changing its domains; without it, the domain is put back and the run stops before its jobs. */
+    request: z.strictObject({ id: RunId, changeDomains: z.boolean().optional() }),
+    response: z.object({ id: z.string() })
+  },
   'runs:rename': { request: z.strictObject({ id: RunId, name: z.string().trim().min(1, 'a run needs a name').max(120) }), response: RunSummarySchema },
   /** Puts the example comparison (study 001's published figures, not measured here) in the run list; returns its id. */
   'runs:example': { request: z.undefined(), response: z.object({ id: z.string() }) },

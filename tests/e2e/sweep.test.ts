@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,13 +8,17 @@ import { RESULTS_DIR } from '../harness/paths'
 import { startServe, type ServeProcess } from '../harness/serve'
 import { startSshd, type SshdServer } from '../harness/sshd'
 import { connectBridge, type BridgeConnection } from '../harness/ws-client'
+import { startTestLibvirtd, type TestLibvirtd } from '../integration/scenario/test-libvirtd'
 
 /**
  * The sweep in the wizard, in Chromium against `virtbench serve`: the guest's physical host is a
- * real sshd whose logins reach libvirt's own test driver (test:///default, one domain "test"
- * with a virtio disk and 2 vCPUs), so the domain list and the XML diff are real virsh answers.
- * Nothing is started: the run of a sweep is the lab's (tests/integration/lab/sweep.test.ts).
- * Screenshots of the scenario step and the review's diff go to test-results/.
+ * real sshd whose logins reach libvirt's own test driver behind a libvirtd of the test's own
+ * (tests/integration/scenario/test-libvirtd.ts: one domain "test" with a virtio disk and 2 vCPUs,
+ * whose changes last from one virsh to the next), so the domain list, the XML diff, and every
+ * define, restart and live XML of the sweep are real virsh answers. The guest is this computer.
+ * The app starts a sweep of io mode x vCPUs (checked on the host's live XML and the guest's
+ * processors), shows its reconfigurations as stages, and its results as the sweep's table and
+ * matrix. Screenshots go to test-results/ (the run view and the results at 1280x800).
  */
 describe('sweeping a guest in the wizard, in Chromium', () => {
   let serve: ServeProcess
@@ -20,9 +26,15 @@ describe('sweeping a guest in the wizard, in Chromium', () => {
   let session: BrowserSession
   let page: Page
   let host: SshdServer
+  let libvirt: TestLibvirtd
+  let work: string
+  /** The guest is this computer: its processors are what the vCPU check sees. */
+  const cpus = os.cpus().length
 
   beforeAll(async () => {
-    host = await startSshd({ extraConfig: ['SetEnv LIBVIRT_DEFAULT_URI=test:///default'] })
+    libvirt = await startTestLibvirtd()
+    work = mkdtempSync(path.join(os.tmpdir(), 'vb-e2e-sweep-work-'))
+    host = await startSshd({ extraConfig: [`SetEnv LIBVIRT_DEFAULT_URI=${libvirt.uri}`] })
     serve = await startServe()
     bridge = await connectBridge(serve.origin, serve.token)
     const added = (await bridge.invoke('targets:add', {
@@ -51,6 +63,8 @@ describe('sweeping a guest in the wizard, in Chromium', () => {
     await bridge?.close()
     await serve?.stop()
     await host?.stop()
+    await libvirt?.stop()
+    if (work) rmSync(work, { recursive: true, force: true })
   })
 
   const shot = (name: string, locator: ReturnType<Page['locator']>): Promise<Buffer> => locator.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`) })
@@ -95,9 +109,89 @@ describe('sweeping a guest in the wizard, in Chromium', () => {
     expect(await consent.isChecked()).toBe(false)
     await consent.check()
     await shot('sweep-2-review-diff', domains)
-    // the review's time is the sweep's (every step and the restarts), and Start says where a sweep runs today
+    // the review's time is the sweep's (every step and the restarts); the summary lists every combination
     expect(await page.locator('.wiz-start .wiz-total').textContent()).toMatch(/^Estimated time: about \d+ min \(4 runs, /)
-    expect(await page.locator('#wiz-start-why').textContent()).toMatch(/^(Run preflight first|The app does not run sweeps yet)/)
+    expect(await page.getByRole('list', { name: 'Combinations of the sweep' }).getByRole('listitem').allTextContents()).toEqual([
+      'vm1 (test): cache=none, queues=1',
+      'vm1 (test): cache=none, queues=2',
+      'vm1 (test): cache=writeback, queues=1',
+      'vm1 (test): cache=writeback, queues=2'
+    ])
+    expect(await page.locator('#wiz-start-why').textContent()).toMatch(/^Run preflight first/)
     expect(session.problems).toEqual([])
   })
+
+  it('starts a sweep of io mode x vCPUs: the run view shows each reconfiguration as a stage, the results the sweep table and matrix', async () => {
+    // this computer's guest cannot show a cache mode or queues of a disk it does not have: sweep what the host's XML and its processors show
+    await page.getByRole('button', { name: 'Change the scenarios' }).click()
+    const sweep = page.getByRole('region', { name: 'Sweep a guest' })
+    await sweep.getByRole('checkbox', { name: 'Sweep disk cache' }).uncheck()
+    await sweep.getByRole('checkbox', { name: 'Sweep disk queues' }).uncheck()
+    await sweep.getByRole('checkbox', { name: 'Sweep io mode' }).check()
+    await sweep.getByRole('checkbox', { name: 'io=threads' }).check()
+    await sweep.getByRole('checkbox', { name: 'io=io_uring' }).check()
+    await sweep.getByRole('checkbox', { name: 'Sweep vCPUs' }).check()
+    await sweep.getByLabel('vCPUs values').fill(String(cpus))
+    await page.getByRole('button', { name: /^Next: / }).click()
+    await page.getByLabel('Runs of each test on each target').fill('1')
+    await page.getByLabel('Work directory on each target').fill(work)
+    await page.getByRole('button', { name: /^Next: / }).click()
+    await page.getByLabel('Name of this comparison').fill('e2e sweep')
+    const combos = [`io=threads, vcpus=${cpus}`, `io=io_uring, vcpus=${cpus}`]
+    expect(await page.getByRole('list', { name: 'Combinations of the sweep' }).getByRole('listitem').allTextContents()).toEqual(combos.map((c) => `vm1 (test): ${c}`))
+    // preflight checks the swept guest too, not the baseline alone
+    await page.getByRole('button', { name: 'Run preflight' }).click()
+    await page.getByRole('button', { name: 'Run preflight again' }).waitFor({ timeout: 60_000 })
+    expect(await page.locator('section.wiz-preflight').textContent()).toContain('vm1')
+    const ack = page.getByRole('checkbox', { name: /want to start anyway/ })
+    if ((await ack.count()) > 0) await ack.check()
+    const consent = page.locator('section.wiz-domains').getByRole('checkbox', { name: /^VirtBench will edit and restart domain test on host kvm-host/ })
+    if (!(await consent.isChecked())) await consent.check()
+    const start = page.getByRole('button', { name: 'Start', exact: true })
+    for (let i = 0; i < 100 && (await start.getAttribute('aria-disabled')) === 'true'; i++) await page.waitForTimeout(100)
+    expect(await start.getAttribute('aria-disabled'), (await page.locator('#wiz-start-why').textContent()) ?? '').not.toBe('true')
+    await start.click()
+    await page.getByRole('heading', { name: 'e2e sweep' }).first().waitFor({ timeout: 20_000 })
+
+    // the last combination's reconfiguration, every step done, then the restore of the original XML
+    const stages = page.getByRole('list', { name: 'Domain changes' })
+    const last = stages.getByRole('listitem', { name: `Step 2 of 2: ${combos[1]} on test (kvm-host)` })
+    await last.waitFor({ timeout: 120_000 })
+    await stages.getByRole('listitem', { name: 'Restore test on kvm-host' }).waitFor({ timeout: 120_000 })
+    expect(await last.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('5 of 5 steps')
+    expect(await last.locator('.runs-domain-step').allTextContents()).toEqual([
+      expect.stringMatching(/^✓ Define the new XML \(virsh define\) \(done\)vda io: threads -> io_uring/),
+      '✓ Restart the guest (done)',
+      "✓ Wait for the guest's SSH (done)",
+      expect.stringMatching(/^✓ Verify on the host and in the guest \(done\)host vda io io_uring, guest processors/),
+      `✓ Run the jobs under this setup (done)${combos[1]}`
+    ])
+    await stages.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'sweep-3-run-view.png') })
+
+    // the results: the study's own table (rows: combinations; columns: primary figures) and the matrix of two factors
+    const table = page.getByRole('table', { name: 'Sweep table' })
+    await table.waitFor({ timeout: 120_000 })
+    await page.getByRole('list', { name: 'Steps of the sweep' }).getByText(/^02-.*: completed in/).waitFor({ timeout: 120_000 })
+    expect(await table.locator('tbody th').allTextContents()).toEqual(combos)
+    const headers = await table.locator('thead th').allTextContents()
+    expect(headers[0]).toBe('scenario')
+    expect(headers.some((h) => h.endsWith('· dd.bandwidth'))).toBe(true)
+    // every cell a value with its unit and its relative % (each combination measured)
+    const cells = await table.locator('tbody td').allTextContents()
+    expect(cells).toHaveLength(2 * (headers.length - 1))
+    for (const cell of cells) expect(cell).toMatch(/^\d+(\.\d+)? \S+ \d+ %$/)
+    const matrix = page.getByRole('table', { name: /^Matrix of .*dd\.bandwidth/ })
+    expect(await matrix.locator('thead th').allTextContents()).toEqual([`vcpus=${cpus}`])
+    expect(await matrix.locator('tbody th').allTextContents()).toEqual(['io=threads', 'io=io_uring'])
+    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).not.toContain("io='io_uring'")
+    await table.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'sweep-4-results.png') })
+
+    // the history lists the sweep as one run, with its steps
+    const listed = (await bridge.invoke('runs:list', undefined)) as { ok: boolean; value: { runs: { name: string; status: string; sweep?: { steps: number; completed: number } }[] } }
+    expect(listed.value.runs.find((r) => r.name === 'e2e sweep')).toMatchObject({ status: 'completed', sweep: { steps: 2, completed: 2 } })
+    expect(session.problems).toEqual([])
+    // two runs with preflight, the idle checks and their jobs, on a loaded machine: the deadline is generous
+  }, 600_000)
 })

@@ -6,10 +6,9 @@
  * columns: primary figures) and, for two factors, one matrix per figure.
  */
 import path from 'node:path'
-import { compare } from '../../shared/compare/compare'
 import type { ComparisonPlan } from '../../shared/model/plan'
-import { comparisonInputOf } from '../../shared/run-comparison'
-import { expandSweep, mergeStepInputs, sweptFactors } from '../../shared/sweep/expand'
+import { expandSweep, sweptFactors } from '../../shared/sweep/expand'
+import { sweepCombos } from '../../shared/sweep/sweep-combos'
 import { sweepMatrices, sweepTable } from '../../shared/sweep/sweep-table'
 import type { RunServices, StartedRun } from '../../main/engine/start-run'
 import { runSweep, SWEEP_FILE, type SweepOptions } from '../../main/scenario/sweep-run'
@@ -34,10 +33,7 @@ export async function runSweepCommand(plan: ComparisonPlan, outDir: string, serv
     }
   }, opts)
   const runs = await Promise.all(results.map((r) => readRun(path.join(outDir, r.dir))))
-  const combos = expandSweep(sweep).map((variant) => {
-    const input = mergeStepInputs(runs.filter((_, i) => results[i]!.label === variant.label).map(comparisonInputOf))
-    return { label: variant.label, values: variant.values, ...(input ? { comparison: compare(input) } : {}) }
-  })
+  const combos = sweepCombos(sweep, results.map((r, i) => ({ label: r.label, run: runs[i]! })))
   io.stdout(`\nSweep of ${sweep.target} (${sweep.domain}), relative to ${plan.baseline.target}\n${sweepTable({ combos })}`)
   const matrices = sweepMatrices({ combos }, sweptFactors(sweep))
   if (matrices) io.stdout(`\n${matrices}`)

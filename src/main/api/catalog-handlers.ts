@@ -14,6 +14,7 @@ import { estimatePack } from '../tools/pack-estimate'
 import { PACKS, packTests, type Pack, type PackForm } from '../tools/packs'
 import { TOOLS } from '../tools/registry'
 import type { AnyBenchmarkTool } from '../tools/types'
+import { sweepCheckPlan } from '../scenario/sweep-run'
 import type { Handlers } from './dispatch'
 import { hostKeyQuestionOf, type HostKeyDecisions } from './host-key-decisions'
 import { preflightPlan, type PreflightServices } from './plan-preflight'
@@ -52,12 +53,15 @@ export function createCatalogHandlers(svc: CatalogServices): Pick<Handlers, Cata
       for (const t of inventory) {
         if (t.sudo === 'password' && (await svc.secrets.get(secretKey(t.id, 'sudo'))) !== undefined) withSudoPassword.add(t.id)
       }
-      return reviewPlan(plan, { inventory, hasSudoPassword: (t) => withSudoPassword.has(t.id), pastSeconds: await past.load() })
+      // a sweep is checked as its steps run: the baseline and the swept guest (docs/scenarios.md#sweeps)
+      const parsed = ComparisonPlanSchema.safeParse(plan)
+      const checked = parsed.success && parsed.data.sweep ? sweepCheckPlan(parsed.data) : plan
+      return reviewPlan(checked, { inventory, hasSudoPassword: (t) => withSudoPassword.has(t.id), pastSeconds: await past.load() })
     },
 
     'plans:preflight': async ({ plan }) =>
       // the dispatch has checked the plan; parse again for its output type (defaults filled in)
-      preflightPlan(ComparisonPlanSchema.parse(plan), {
+      preflightPlan(sweepCheckPlan(ComparisonPlanSchema.parse(plan)), {
         inventory: await targets.list(),
         secrets: svc.secrets,
         decideHostKey: (q) => svc.decisions.ask(hostKeyQuestionOf(q)),

@@ -38,6 +38,8 @@ export interface Api {
   hub: EventHub
   notify(level: Notice['level'], message: string): void
   hostKeys: HostKeyDecisions
+  /** Before quitting: puts back the domains of runs that changed them (cancelled, awaited); undefined when none does. */
+  beforeQuit(): Promise<void> | undefined
 }
 
 /** Builds the API handlers shared by the Electron IPC wiring, the bridge and the tests. */
@@ -67,7 +69,7 @@ export function createApi(host: HostServices): Api {
     notify,
     ...(host.homeDir !== undefined && { homeDir: host.homeDir })
   }
-  const { active: activeRuns, ...runs } = createRunsHandlers(sessions, hub)
+  const { active: activeRuns, beforeQuit, ...runs } = createRunsHandlers(sessions, hub)
   void activeRuns
 
   const catalog = createCatalogHandlers({ ...sessions, scriptsDir: scriptsDir(), appVersion: __APP_VERSION__ })
@@ -113,7 +115,7 @@ export function createApi(host: HostServices): Api {
     ...report,
     ...team
   }
-  return { handlers, hub, notify, hostKeys: decisions }
+  return { handlers, hub, notify, hostKeys: decisions, beforeQuit }
 }
 
 /** Without a keychain (`virtbench serve`), secrets live only as long as the process. */

@@ -41,6 +41,13 @@ async function createWindow(): Promise<void> {
     },
     printReport: (input) => printReportWindow(input, reportPage)
   })
+  // a sweep (or a setup) going when the app quits is cancelled and its domains put back first (docs/scenarios.md)
+  app.on('before-quit', (event) => {
+    const settling = api.beforeQuit()
+    if (!settling) return
+    event.preventDefault()
+    void settling.finally(() => app.quit())
+  })
   reportSecretsProblem = (message) => api.notify('warning', message)
   nativeTheme.themeSource = (await api.handlers['settings:get'](undefined)).theme
 

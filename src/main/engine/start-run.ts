@@ -2,6 +2,7 @@ import type { ComparisonPlan } from '../../shared/model/plan'
 import { sidesOf } from './planner'
 import type { RunDocument, RunEvent, RunStatus } from '../../shared/model/run'
 import { sameTargetName, type Target } from '../../shared/model/target'
+import type { DomainStageEvent } from '../../shared/sweep/stage-event'
 import type { DecideHostKey, KnownHostsFiles } from '../ssh/connect'
 import { secretKey, type SecretStore } from '../secrets/secrets'
 import { openTargetSession } from '../ssh/target-session'
@@ -32,7 +33,7 @@ export interface RunServices {
   /** Stream running steps' output as job-log events (the app's live log). */
   liveLog?: boolean
   /** Changes of libvirt domains around the run (src/main/scenario, docs/scenarios.md), made for each run folder. */
-  domains?: (runDir: string, onStage: (message: string, target?: string) => void, record: RecordInRun) => RunDomainChanges
+  domains?: (runDir: string, onStage: (message: string, target?: string, domain?: DomainStageEvent) => void, record: RecordInRun) => RunDomainChanges
   /** Whether the domains are put back when this run ends (default: always; a sweep keeps its guest changed between combinations). */
   restoreDomains?: (status: RunStatus) => boolean
 }
@@ -176,7 +177,7 @@ function launch(folder: RunFolder, targets: EngineTarget[], services: RunService
     folder.update(change)
     return folder.flush()
   }
-  const domains = services.domains?.(folder.dir, (message, target) => services.onEvent?.({ type: 'stage', runId: folder.run.id, message, ...(target ? { target } : {}) }), record)
+  const domains = services.domains?.(folder.dir, (message, target, domain) => services.onEvent?.({ type: 'stage', runId: folder.run.id, message, ...(target ? { target } : {}), ...(domain ? { domain } : {}) }), record)
   const beforeJobs = domains ? domains.wrap(folder.run.plan, services.beforeJobs) : services.beforeJobs
   const engine = new RunEngine(folder, targets, {
     session: sessionOf,

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import path from 'node:path'
 import type { DomainSetup } from '../../shared/model/scenario'
+import type { DomainStageEvent } from '../../shared/sweep/stage-event'
 import { writeFileAtomic } from '../fs/atomic-file'
 import type { Session } from '../ssh/types'
 import { describeChanges, editDomain, type DomainChange } from './domain-edit'
@@ -23,6 +24,9 @@ export interface GuestAccess {
   session: Session
 }
 
+/** A stage of the change as the structured event carries it (the domain, guest and combination are added by the caller). */
+export type StageMark = Pick<DomainStageEvent, 'kind' | 'status' | 'detail'>
+
 export interface ApplyOptions {
   /** Where the original XML is kept (`<run folder>/domains`). */
   originalsDir: string
@@ -33,7 +37,8 @@ export interface ApplyOptions {
   bootPollMs?: number
   /** The edit is valid and about to be defined: its diff can be kept (a failure after it still has it). */
   onEdited?: (edit: { changes: DomainChange[]; diff: string; restarts: string[] }) => Promise<void>
-  onStage?: (message: string) => void
+  /** What is being done, in words, and as a structured stage (docs/scenarios.md#applying-step-by-step). */
+  onStage?: (message: string, stage?: StageMark) => void
   signal?: AbortSignal
 }
 
@@ -164,10 +169,13 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
 
   const started = Date.now()
   if (edit.changes.length > 0) {
-    say(`${domain}: ${describeChanges(edit.changes)}`)
+    say(`${domain}: ${describeChanges(edit.changes)}`, { kind: 'define', status: 'done', detail: describeChanges(edit.changes) })
     await defineDomain(host, domain, edit.xml, 'apply')
-    say(`${domain}: restarting`)
+    say(`${domain}: restarting`, { kind: 'restart', status: 'running' })
     await restartDomain(host, domain, opts.restart ?? DEFAULT_RESTART, opts.signal)
+    say(`${domain}: waiting for ${guest.label} to answer SSH`, { kind: 'ssh', status: 'running' })
+  } else {
+    say(`${domain}: has this setup already, no restart`, { kind: 'define', status: 'skipped', detail: 'nothing to change' })
   }
   const restartMs = Date.now() - started
   const bootTimeoutMs = opts.bootTimeoutMs ?? 300_000
@@ -187,7 +195,7 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
   const checks = [...hostChecks(setup, live), ...guestChecks(setup, await probeGuest(guest.session), virtioDisks)]
   const verifyMs = Date.now() - verifyStart
   if (checks.some((c) => !c.ok)) throw new ScenarioError('verify', `${domain} did not take the setup: ${describeFailed(checks)}`, `XML diff:\n${edit.diff}`)
-  say(`${domain}: verified (${checks.length} checks)`)
+  say(`${domain}: verified (${checks.length} checks)`, { kind: 'verify', status: 'done', detail: checks.map((c) => `${c.where} ${c.what} ${c.seen}`).join(', ') })
   return { changes: edit.changes, diff: edit.diff, restarts: edit.restarts, checks, timings: { restartMs, bootMs, verifyMs } }
 }
 
@@ -204,7 +212,7 @@ export async function restoreDomain(host: DomainHost, saved: SavedDomain, guest:
     throw err
   })
   if (!now || now.xml !== saved.xml || now.state !== 'running' || now.persistent !== saved.persistent) {
-    say(`${saved.domain}: restoring its original configuration`)
+    say(`${saved.domain}: restoring its original configuration`, { kind: 'restore', status: 'running', detail: 'virsh define of the saved original, restart' })
     await defineDomain(host, saved.domain, saved.xml, 'restore')
     await restartDomain(host, saved.domain, opts.restart ?? DEFAULT_RESTART)
     if (!saved.persistent) await virshOrFail(host, 'restore', ['undefine', saved.domain], `${saved.domain} runs with its original configuration but stays defined.`)

@@ -11,12 +11,14 @@ import path from 'node:path'
 import type { ComparisonPlan } from '../../shared/model/plan'
 import type { Finding, RunDomain } from '../../shared/model/run'
 import type { DomainSetup } from '../../shared/model/scenario'
-import { expandSweep } from '../../shared/sweep/expand'
+import { expandSweep, sweepSteps } from '../../shared/sweep/expand'
+import type { DomainStageEvent, DomainStageKind } from '../../shared/sweep/stage-event'
 import type { BeforeJobsContext, BeforeJobsResult, EngineTarget } from '../engine/runner'
 import type { RecordInRun, RunDomainChanges, RunServices } from '../engine/start-run'
 import { writeFileAtomic } from '../fs/atomic-file'
+import { RUN_FILE } from '../store/run-store'
 import type { Session } from '../ssh/types'
-import { applyDomainSetup, checkDomainSetups, markRestored, originalXmlPath, restoreDomain, savedOriginals, type Applied } from './apply'
+import { applyDomainSetup, checkDomainSetups, markRestored, originalXmlPath, restoreDomain, savedOriginals, type Applied, type StageMark } from './apply'
 import { describeChanges } from './domain-edit'
 import { ScenarioError, type DomainHost } from './virsh'
 
@@ -27,6 +29,8 @@ export const SWEEP_FILE = 'sweep.json'
 
 export interface DomainTask {
   guest: string
+  /** The variant's label (in a sweep's step: the combination). */
+  label: string
   domain: string
   setup: DomainSetup
 }
@@ -39,7 +43,7 @@ export function domainsDirOf(runDir: string): string {
 
 /** The variants of a plan whose domain VirtBench changes. */
 export function domainTasksOf(plan: ComparisonPlan): DomainTask[] {
-  return plan.variants.flatMap((v) => (v.scenario.setup && v.scenario.domain ? [{ guest: v.target, domain: v.scenario.domain, setup: v.scenario.setup }] : []))
+  return plan.variants.flatMap((v) => (v.scenario.setup && v.scenario.domain ? [{ guest: v.target, label: v.label ?? v.target, domain: v.scenario.domain, setup: v.scenario.setup }] : []))
 }
 
 /** The sentence that refuses a plan changing domains without consent; undefined when none is needed. */
@@ -79,6 +83,18 @@ function sweepSetupsOf(runDir: string): { label: string; setup: DomainSetup }[] 
   return plan.sweep ? expandSweep(plan.sweep).map((v) => ({ label: v.label, setup: v.setup })) : []
 }
 
+/** Which step of its sweep a run folder is (from its name, `NN-...`, and `../sweep.json`); undefined outside a sweep. */
+function sweepStepOf(runDir: string): { index: number; total: number } | undefined {
+  const file = path.join(path.dirname(runDir), SWEEP_FILE)
+  const index = Number(/^(\d+)-/.exec(path.basename(runDir))?.[1])
+  if (!existsSync(file) || !Number.isInteger(index)) return undefined
+  const { plan } = JSON.parse(readFileSync(file, 'utf8')) as { plan: ComparisonPlan }
+  return plan.sweep ? { index, total: sweepSteps(expandSweep(plan.sweep).length, plan.repetitions, plan.sweep.order).length } : undefined
+}
+
+/** The stage a ScenarioError stopped at, as the run view names it. */
+const FAILED_STAGE: Record<ScenarioError['stage'], DomainStageKind> = { read: 'define', validate: 'define', apply: 'define', restart: 'restart', boot: 'ssh', verify: 'verify', restore: 'restore' }
+
 export class RunDomains implements RunDomainChanges {
   /** The run folder and its document, when the outcomes are recorded (a run started by start-run). */
   private readonly run: { runDir: string; record: RecordInRun } | undefined
@@ -87,10 +103,20 @@ export class RunDomains implements RunDomainChanges {
     /** Where the originals are kept: `<run folder>/domains`, or a sweep's own. */
     private readonly dir: string,
     private readonly consent: boolean,
-    private readonly onStage: (message: string, target?: string) => void = () => undefined,
+    private readonly onStage: (message: string, target?: string, domain?: DomainStageEvent) => void = () => undefined,
     run?: { runDir: string; record: RecordInRun }
   ) {
     this.run = run
+    this.sweepStep = run ? sweepStepOf(run.runDir) : undefined
+  }
+
+  /** Which step of its sweep this run is; undefined outside a sweep. */
+  private readonly sweepStep: { index: number; total: number } | undefined
+
+  /** Says what is being done, in words and as a structured stage of `entry`'s domain (`label`: the variant's). */
+  private say(message: string, entry: { domain: string; host: string; guest: string; label?: string }, mark: StageMark): void {
+    const combination = this.sweepStep && entry.label ? { combination: entry.label, step: this.sweepStep } : {}
+    this.onStage(message, entry.guest || undefined, { ...mark, domain: entry.domain, host: entry.host, ...(entry.guest ? { guest: entry.guest } : {}), ...combination })
   }
 
   /** `inner` preceded by the domain changes, so that preflight and the environment see the scenario as measured. */
@@ -134,7 +160,8 @@ export class RunDomains implements RunDomainChanges {
       if (!guestSession) throw new ScenarioError('read', `${task.guest} was not connected, so its domain ${task.domain} was not changed`)
       const domainHost: DomainHost = { label: host.name, session: hostSession, sudo: host.sudo }
       const entry = { domain: task.domain, host: host.name, guest: task.guest }
-      ctx.onStage?.(`Applying the scenario of ${task.guest} to domain ${task.domain} on ${host.name}`, task.guest)
+      const said = { ...entry, label: task.label }
+      this.say(`Applying the scenario of ${task.guest} to domain ${task.domain} on ${host.name}`, said, { kind: 'define', status: 'running', detail: task.label })
       let diffFile: string | undefined
       let changes: string[] = []
       try {
@@ -143,7 +170,7 @@ export class RunDomains implements RunDomainChanges {
         if (combos.length > 1) await checkDomainSetups(domainHost, task.domain, combos)
         const applied = await applyDomainSetup(domainHost, task.domain, task.setup, { label: task.guest, session: guestSession }, {
           originalsDir: this.dir,
-          onStage: (m) => ctx.onStage?.(m, task.guest),
+          onStage: (m, mark) => (mark ? this.say(m, said, mark) : ctx.onStage?.(m, task.guest)),
           onEdited: async (edit) => {
             changes = edit.changes.map((c) => `${c.what}: ${c.from} -> ${c.to}`)
             if (!this.run || edit.changes.length === 0) return
@@ -155,8 +182,10 @@ export class RunDomains implements RunDomainChanges {
         })
         await this.note(entry, { apply: { status: applied.changes.length > 0 ? 'applied' : 'unchanged', at: new Date().toISOString(), changes, ...(diffFile ? { diffFile } : {}) } })
         findings.push(appliedFinding(task, applied))
+        this.say(`${task.guest} is measured with ${task.label}`, said, { kind: 'jobs', status: 'running', detail: task.label })
       } catch (error) {
         const details = error instanceof ScenarioError ? error.details : undefined
+        this.say(`${task.domain}: ${(error as Error).message}`, said, { kind: error instanceof ScenarioError ? FAILED_STAGE[error.stage] : 'define', status: 'failed', detail: (error as Error).message })
         await this.note(entry, {
           apply: { status: 'failed', at: new Date().toISOString(), changes, ...(diffFile ? { diffFile } : {}), error: (error as Error).message, ...(details ? { details } : {}) }
         })
@@ -174,28 +203,41 @@ export class RunDomains implements RunDomainChanges {
       const host = targets.find((t) => t.name === saved.host) ?? (guest ? physicalHostOf(targets, guest.name) : undefined)
       const entry = { domain: saved.domain, host: host?.name ?? saved.host, guest: guest?.name ?? '' }
       const originalFile = this.originalFile(saved.domain)
+      const label = this.taskOf(saved.domain)?.label
+      const said = { ...entry, ...(label ? { label } : {}) }
       try {
         if (!host) throw new Error(`its host ${saved.host} is not a target of this run`)
-        this.onStage(`Restoring domain ${saved.domain} on ${host.name}`, guest?.name)
+        this.say(`Restoring domain ${saved.domain} on ${host.name}`, said, { kind: 'restore', status: 'running' })
         await restoreDomain({ label: host.name, session: await sessionOf(host.name), sudo: host.sudo }, saved, guest ? { label: guest.name, session: await sessionOf(guest.name) } : undefined, {
-          onStage: (m) => this.onStage(m, guest?.name)
+          onStage: (m, mark) => (mark ? this.say(m, said, mark) : this.onStage(m, guest?.name))
         })
         await markRestored(this.dir, saved.domain)
         await this.note(entry, { restore: { status: 'restored', at: new Date().toISOString(), ...(originalFile ? { originalFile } : {}) } })
-        this.onStage(`Domain ${saved.domain} has its original configuration again`, guest?.name)
+        this.say(`Domain ${saved.domain} has its original configuration again`, said, { kind: 'restore', status: 'done' })
       } catch (error) {
         const message = `domain ${saved.domain} could not be restored: ${(error as Error).message}. Its original XML is ${originalXmlPath(this.dir, saved.domain)}: virsh define it on ${saved.host}.`
         await this.note(entry, { restore: { status: 'failed', at: new Date().toISOString(), error: message, ...(originalFile ? { originalFile } : {}) } }).catch(() => undefined)
-        this.onStage(message, guest?.name)
+        this.say(message, said, { kind: 'restore', status: 'failed', detail: (error as Error).message })
         errors.push(message)
       }
     }
     return errors
   }
 
+  /** The variant this run measured under `domain` (its plan's): its guest and label, for the stages. */
+  private taskOf(domain: string): DomainTask | undefined {
+    if (!this.run) return undefined
+    const file = path.join(this.run.runDir, RUN_FILE)
+    if (!existsSync(file)) return undefined
+    const { plan } = JSON.parse(readFileSync(file, 'utf8')) as { plan: ComparisonPlan }
+    return domainTasksOf(plan).find((t) => t.domain === domain)
+  }
+
   /** A sweep step that completed leaves its domain changed for the next step: recorded as kept. */
   async keepAll(): Promise<void> {
     for (const saved of savedOriginals(this.dir)) {
+      const task = this.taskOf(saved.domain)
+      this.say(`Domain ${saved.domain} keeps ${task?.label ?? 'its setup'} for the next step of the sweep`, { domain: saved.domain, host: saved.host, guest: task?.guest ?? '', ...(task ? { label: task.label } : {}) }, { kind: 'jobs', status: 'done' })
       const originalFile = this.originalFile(saved.domain)
       await this.run?.record((doc) => {
         for (const d of doc.domains ?? []) {

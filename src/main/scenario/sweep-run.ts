@@ -7,27 +7,17 @@
  * they end.
  */
 import { existsSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir } from 'node:fs/promises'
 import path from 'node:path'
-import { ComparisonPlanSchema, type ComparisonPlan } from '../../shared/model/plan'
-import type { RunDocument, RunStatus } from '../../shared/model/run'
+import type { ComparisonPlan } from '../../shared/model/plan'
+import type { RunDocument } from '../../shared/model/run'
 import { expandSweep, sweepSteps, type SweepStep, type SweepVariant } from '../../shared/sweep/expand'
 import { continueRun, startRun, type RunServices, type StartedRun } from '../engine/start-run'
-import { writeFileAtomic } from '../fs/atomic-file'
-import { readRun, RUN_FILE } from '../store/run-store'
+import { lockSweep, readRun, readSweepRecord, RUN_FILE, SWEEP_FILE, writeSweepRecord, type SweepStepResult } from '../store/run-store'
 import { savedOriginals } from './apply'
-import { DOMAINS_DIR, SWEEP_FILE } from './run-domains'
+import { DOMAINS_DIR } from './run-domains'
 
-export { SWEEP_FILE }
-
-export interface SweepStepResult {
-  step: SweepStep
-  label: string
-  /** The step's run folder, relative to the sweep folder. */
-  dir: string
-  status: RunStatus
-  seconds: number
-}
+export { readSweepRecord, SWEEP_FILE, type SweepRecord, type SweepStepResult } from '../store/run-store'
 
 export interface SweepHooks {
   /** A step is about to start. */
@@ -49,13 +39,16 @@ export function stepPlan(plan: ComparisonPlan, variant: SweepVariant, step: Swee
   return { ...rest, repetitions: step.repetitions, variants: [{ target: sweep.target, label: variant.label, scenario: variant.scenario }] }
 }
 
-/** What sweep.json holds: the plan, its combinations, and the steps that ended, in order. */
-export interface SweepRecord {
-  kind: 'virtbench.sweep'
-  version: 1
-  plan: ComparisonPlan
-  variants: { label: string; values: Record<string, string | number> }[]
-  steps: SweepStepResult[]
+/**
+ * The plan that plans:review and plans:preflight check for a sweep: the baseline and the swept
+ * guest with the sweep's shared labels (no combination's: preflight compares declared labels with
+ * the domain as it is now, before any change), so the guest's commands and checks are there too.
+ */
+export function sweepCheckPlan(plan: ComparisonPlan): ComparisonPlan {
+  const { sweep, ...rest } = plan
+  if (!sweep) return plan
+  const repetitions = sweepSteps(1, plan.repetitions, sweep.order)[0]!.repetitions
+  return { ...rest, repetitions, variants: [{ target: sweep.target, label: sweep.target, scenario: { ...sweep.scenario, domain: sweep.domain } }] }
 }
 
 /** The sweep folder of `dir`: `dir` itself when it holds sweep.json, its parent when `dir` is one of its steps; else undefined. */
@@ -63,13 +56,6 @@ export function sweepFolderOf(dir: string): string | undefined {
   if (existsSync(path.join(dir, SWEEP_FILE))) return dir
   const parent = path.dirname(dir)
   return existsSync(path.join(parent, SWEEP_FILE)) ? parent : undefined
-}
-
-/** Reads a sweep folder's sweep.json (its plan checked as a preset's is). */
-export async function readSweepRecord(dir: string): Promise<SweepRecord> {
-  const raw = JSON.parse(await readFile(path.join(dir, SWEEP_FILE), 'utf8')) as SweepRecord
-  if (raw.kind !== 'virtbench.sweep' || raw.version !== 1) throw new Error(`${path.join(dir, SWEEP_FILE)} is not a sweep record VirtBench knows (kind ${String(raw.kind)}, version ${String(raw.version)})`)
-  return { ...raw, plan: ComparisonPlanSchema.parse(raw.plan) }
 }
 
 /** The run document of the sweep's first step that has one (the targets as the sweep saw them); undefined before any. */
@@ -99,16 +85,36 @@ export async function runSweep(plan: ComparisonPlan, dir: string, services: RunS
   const variants = expandSweep(plan.sweep)
   const steps = sweepSteps(variants.length, plan.repetitions, plan.sweep.order)
   const results: SweepStepResult[] = []
+  let name: string | undefined
   if (opts.resume) {
-    const before = (await readSweepRecord(dir)).steps
-    const completed = before.findIndex((r) => r.status !== 'completed')
-    results.push(...before.slice(0, completed < 0 ? before.length : completed))
+    const before = await readSweepRecord(dir)
+    name = before.name
+    const completed = before.steps.findIndex((r) => r.status !== 'completed')
+    results.push(...before.steps.slice(0, completed < 0 ? before.steps.length : completed))
     results.splice(resumeFrom(results, steps.length, path.join(dir, DOMAINS_DIR)))
   }
   const record = (): Promise<void> =>
-    writeFileAtomic(path.join(dir, SWEEP_FILE), `${JSON.stringify({ kind: 'virtbench.sweep', version: 1, plan, variants: variants.map((v) => ({ label: v.label, values: v.values })), steps: results } satisfies SweepRecord, null, 2)}\n`)
-  // written first: a step's run folder finds the sweep's originals through it (a resume after a crash)
-  await record()
+    writeSweepRecord(dir, { kind: 'virtbench.sweep', version: 1, plan, ...(name ? { name } : {}), variants: variants.map((v) => ({ label: v.label, values: v.values })), steps: results })
+  await mkdir(dir, { recursive: true })
+  // the sweep is running while this process holds its lock (the run store shows it so between steps too)
+  const lock = await lockSweep(dir)
+  try {
+    // written first: a step's run folder finds the sweep's originals through it (a resume after a crash)
+    await record()
+    await runSteps(plan, dir, services, hooks, { variants, steps, results, record })
+  } finally {
+    await lock.release()
+  }
+  return results
+}
+
+async function runSteps(
+  plan: ComparisonPlan,
+  dir: string,
+  services: RunServices,
+  hooks: SweepHooks,
+  { variants, steps, results, record }: { variants: SweepVariant[]; steps: SweepStep[]; results: SweepStepResult[]; record: () => Promise<void> }
+): Promise<void> {
   for (const [index, step] of steps.entries()) {
     if (index < results.length) continue
     if (hooks.stopped?.()) break
@@ -127,5 +133,4 @@ export async function runSweep(plan: ComparisonPlan, dir: string, services: RunS
     await record()
     if (status !== 'completed') break
   }
-  return results
 }

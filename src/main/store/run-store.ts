@@ -1,6 +1,8 @@
-import { promises as fs } from 'node:fs'
+import { existsSync, promises as fs } from 'node:fs'
 import path from 'node:path'
-import { RUN_KIND, RunDocumentSchema, summarizeRun, type Job, type RunDocument, type RunSummary } from '../../shared/model/run'
+import { ComparisonPlanSchema, type ComparisonPlan } from '../../shared/model/plan'
+import { RUN_KIND, RunDocumentSchema, summarizeRun, type Job, type RunDocument, type RunStatus, type RunSummary } from '../../shared/model/run'
+import { expandSweep, sweepSteps, type SweepStep } from '../../shared/sweep/expand'
 import { writeFileAtomic } from '../fs/atomic-file'
 
 /**
@@ -15,6 +17,8 @@ import { writeFileAtomic } from '../fs/atomic-file'
  */
 
 export const RUN_FILE = 'run.json'
+/** A sweep folder's record of its plan and steps (docs/runs.md#a-sweep-on-disk). */
+export const SWEEP_FILE = 'sweep.json'
 export const RAW_DIR = 'raw'
 /** The records of the jobs that ended since run.json was last written, one JSON line each. */
 export const JOURNAL_FILE = 'jobs.journal'
@@ -346,8 +350,7 @@ export class RunStore {
     for (const name of names) {
       const dir = path.join(this.root, name)
       try {
-        const doc = await markIfInterrupted(dir, await readRun(dir))
-        runs.push(summarizeRun(doc))
+        runs.push(isSweepFolder(dir) ? (await readSweep(dir)).summary : summarizeRun(await markIfInterrupted(dir, await readRun(dir))))
       } catch (error) {
         problems.push((error as Error).message)
       }
@@ -356,9 +359,24 @@ export class RunStore {
     return { runs, problems }
   }
 
+  /** A run's document; a sweep's is its latest step's run, under the sweep's id, name, plan and state. */
   async get(id: string): Promise<RunDocument> {
     const dir = this.dirOf(id)
+    if (isSweepFolder(dir)) return (await readSweep(dir)).run()
     return markIfInterrupted(dir, await readRun(dir))
+  }
+
+  /** The sweep kept under `id`: its record, state and steps (each with its run); undefined when `id` is a run of its own. */
+  async sweep(id: string): Promise<SweepFolder | undefined> {
+    const dir = this.dirOf(id)
+    return isSweepFolder(dir) ? readSweep(dir) : undefined
+  }
+
+  /** Where a run's raw outputs are: its folder, or for a sweep its latest step's (the one runs:get gives). */
+  async rawDirOf(id: string): Promise<string> {
+    const sweep = await this.sweep(id)
+    const latest = sweep?.steps.findLast((s) => s.run)
+    return latest ? path.join(this.dirOf(id), latest.dir) : this.dirOf(id)
   }
 
   async remove(id: string): Promise<void> {
@@ -370,19 +388,26 @@ export class RunStore {
    * the name it was run under). The caller makes sure the run is not going meanwhile; a run marked
    * running by a process that is alive (the CLI) is refused.
    */
-  async rename(id: string, name: string): Promise<RunDocument> {
+  async rename(id: string, name: string): Promise<RunSummary> {
     const dir = this.dirOf(id)
+    if (isSweepFolder(dir)) {
+      const sweep = await readSweep(dir)
+      if (sweep.summary.status === 'running') throw new RunFileError(`sweep ${id} is still going in another VirtBench process; rename it when it has ended`)
+      await writeSweepRecord(dir, { ...sweep.record, name })
+      return (await readSweep(dir)).summary
+    }
     const doc = await markIfInterrupted(dir, await readRun(dir))
     if (doc.status === 'running') throw new RunFileError(`run ${id} is still going in another VirtBench process; rename it when it has ended`)
     const renamed: RunDocument = { ...doc, name, updatedAt: new Date().toISOString() }
     await writeRunFile(dir, renamed)
-    return renamed
+    return summarizeRun(renamed)
   }
 
   /** Whether a run folder with this id holds a run document. */
   async has(id: string): Promise<boolean> {
     try {
-      await fs.access(path.join(this.dirOf(id), RUN_FILE))
+      const dir = this.dirOf(id)
+      await fs.access(path.join(dir, isSweepFolder(dir) ? SWEEP_FILE : RUN_FILE))
       return true
     } catch {
       return false
@@ -403,4 +428,159 @@ export class RunStore {
     await writeRunFile(dir, doc)
     return true
   }
+}
+
+/** One step of a sweep as it ended (sweep.json's `steps`, in order). */
+export interface SweepStepResult {
+  step: SweepStep
+  label: string
+  /** The step's run folder, relative to the sweep folder. */
+  dir: string
+  status: RunStatus
+  seconds: number
+}
+
+/** What sweep.json holds: the plan, its combinations, and the steps that ended, in order; `name` once renamed. */
+export interface SweepRecord {
+  kind: 'virtbench.sweep'
+  version: 1
+  plan: ComparisonPlan
+  name?: string
+  variants: { label: string; values: Record<string, string | number> }[]
+  steps: SweepStepResult[]
+}
+
+/** Whether `dir` is a sweep folder (sweep.json and step folders) rather than a run folder. */
+export function isSweepFolder(dir: string): boolean {
+  return existsSync(path.join(dir, SWEEP_FILE)) && !existsSync(path.join(dir, RUN_FILE))
+}
+
+/** Reads a sweep folder's sweep.json (its plan checked as a preset's is). */
+export async function readSweepRecord(dir: string): Promise<SweepRecord> {
+  const file = path.join(dir, SWEEP_FILE)
+  let raw: SweepRecord
+  try {
+    raw = JSON.parse(await fs.readFile(file, 'utf8')) as SweepRecord
+  } catch (error) {
+    throw new RunFileError(`cannot read the sweep record ${file}: ${(error as Error).message}`)
+  }
+  if (raw.kind !== 'virtbench.sweep' || raw.version !== 1) throw new RunFileError(`${file} is not a sweep record VirtBench knows (kind ${String(raw.kind)}, version ${String(raw.version)})`)
+  const plan = ComparisonPlanSchema.safeParse(raw.plan)
+  if (!plan.success || !plan.data.sweep) throw new RunFileError(`${file} is damaged: its plan is not a sweep's (${plan.error?.issues[0]?.message ?? 'no sweep'})`)
+  return { ...raw, plan: plan.data }
+}
+
+/** Writes sweep.json atomically. */
+export function writeSweepRecord(dir: string, record: SweepRecord): Promise<void> {
+  return writeFileAtomic(path.join(dir, SWEEP_FILE), `${JSON.stringify(record, null, 2)}\n`)
+}
+
+/** Marks a sweep folder as run by this process (a resumed sweep too); `release` removes the mark. */
+export async function lockSweep(dir: string): Promise<{ release: () => Promise<void> }> {
+  await writeFileAtomic(path.join(dir, LOCK_FILE), String(process.pid))
+  return { release: () => fs.rm(path.join(dir, LOCK_FILE), { force: true }) }
+}
+
+/** One step of a sweep folder: ended (from sweep.json) or under way / cut short (a step folder sweep.json does not list yet). */
+export interface SweepFolderStep {
+  label: string
+  dir: string
+  status: RunStatus
+  seconds?: number
+  /** The step's run document; absent when its folder has none (it never started). */
+  run?: RunDocument
+}
+
+/** A sweep folder as the run store shows it: one run whose steps are the combinations measured. */
+export interface SweepFolder {
+  record: SweepRecord
+  /** How many steps the sweep has (combinations, times rounds when interleaved). */
+  total: number
+  steps: SweepFolderStep[]
+  summary: RunSummary
+  /** The document runs:get gives: the latest step's run under the sweep's id, name, plan and state. */
+  run: () => RunDocument
+}
+
+/**
+ * The state of a sweep: running while the process that runs it lives (its lock); else completed
+ * when every step completed, the status of the step that ended it, or interrupted (a crash
+ * between or during steps: resume it).
+ */
+function sweepStatus(dir: string, total: number, steps: readonly SweepFolderStep[], lock: string): RunStatus {
+  const pid = Number(lock.trim())
+  if (lock !== '' && Number.isInteger(pid) && pid > 0 && processAlive(pid)) return 'running'
+  const last = steps.at(-1)
+  if (steps.length === total && steps.every((s) => s.status === 'completed')) return 'completed'
+  if (last && (last.status === 'failed' || last.status === 'cancelled')) return last.status
+  return 'interrupted'
+}
+
+/** Reads a sweep folder: its record, each step with its run (a run a crash left running is marked interrupted), its summary. */
+export async function readSweep(dir: string): Promise<SweepFolder> {
+  const record = await readSweepRecord(dir)
+  const sweep = record.plan.sweep!
+  const total = sweepSteps(expandSweep(sweep).length, record.plan.repetitions, sweep.order).length
+  const recorded = new Set(record.steps.map((s) => s.dir))
+  const extra = (await fs.readdir(dir)).filter((name) => /^\d+-/.test(name) && !recorded.has(name) && existsSync(path.join(dir, name, RUN_FILE))).sort()
+  const steps: SweepFolderStep[] = []
+  for (const s of record.steps) {
+    const run = existsSync(path.join(dir, s.dir, RUN_FILE)) ? await readRun(path.join(dir, s.dir)) : undefined
+    steps.push({ label: s.label, dir: s.dir, status: s.status, seconds: s.seconds, ...(run ? { run } : {}) })
+  }
+  for (const name of extra) {
+    const run = await markIfInterrupted(path.join(dir, name), await readRun(path.join(dir, name)))
+    steps.push({ label: run.targets.find((t) => t.role === 'variant')?.label ?? name, dir: name, status: run.status, run })
+  }
+  const lock = await fs.readFile(path.join(dir, LOCK_FILE), 'utf8').catch(() => '')
+  const status = sweepStatus(dir, total, steps, lock)
+  const runs = steps.flatMap((s) => (s.run ? [s.run] : []))
+  const first = runs[0]
+  const latest = runs.at(-1)
+  const id = path.basename(dir)
+  const name = record.name ?? record.plan.name
+  const createdAt = first?.createdAt ?? (await fs.stat(path.join(dir, SWEEP_FILE))).mtime.toISOString()
+  const endedAt = status !== 'running' ? latest?.endedAt : undefined
+  const jobs = runs.flatMap((r) => r.jobs)
+  const summary: RunSummary = {
+    id,
+    name,
+    plan: record.plan.name,
+    status,
+    createdAt,
+    ...(endedAt ? { endedAt } : {}),
+    baseline: (first ? summarizeRun(first).baseline : undefined) ?? record.plan.baseline.target,
+    variants: record.variants.map((v) => v.label),
+    jobs: { total: jobs.length, succeeded: jobs.filter((j) => j.status === 'succeeded').length, failed: jobs.filter((j) => j.status === 'failed').length },
+    sweep: { guest: sweep.target, domain: sweep.domain, steps: total, completed: steps.filter((s) => s.status === 'completed').length, ...(latest && status === 'running' ? { current: steps.at(-1)!.label } : {}) }
+  }
+  const run = (): RunDocument => {
+    if (!latest) throw new RunFileError(`the sweep in ${dir} has no step yet (it stopped before its first): resume it, or remove it`)
+    const { endedAt: _stepEnded, ...rest } = latest
+    return { ...rest, id, name, plan: record.plan, status, createdAt, ...(endedAt ? { endedAt } : {}) }
+  }
+  return { record, total, steps, summary, run }
+}
+
+/** The kind of a sweep's archive: sweep.json and every step's run and raw outputs, in one file. */
+export const SWEEP_ARCHIVE_KIND = 'virtbench-sweep-archive'
+
+/**
+ * Writes the sweep in `dir` as one file, `{ kind, version: 1, sweep: <sweep.json>, steps: { "<step
+ * folder>": { run, raw: { "<name>": "<base64>" } } } }`; returns the number of raw files in it.
+ */
+export async function exportSweep(dir: string, file: string): Promise<{ rawFiles: number }> {
+  const sweep = await readSweep(dir)
+  const steps: Record<string, { run: RunDocument; raw: Record<string, string> }> = {}
+  let rawFiles = 0
+  for (const step of sweep.steps) {
+    if (!step.run) continue
+    const rawDir = path.join(dir, step.dir, RAW_DIR)
+    const raw: Record<string, string> = {}
+    for (const name of (await fs.readdir(rawDir).catch(() => [] as string[])).sort()) raw[name] = (await fs.readFile(path.join(rawDir, name))).toString('base64')
+    rawFiles += Object.keys(raw).length
+    steps[step.dir] = { run: step.run, raw }
+  }
+  await writeFileAtomic(file, JSON.stringify({ kind: SWEEP_ARCHIVE_KIND, version: 1, sweep: sweep.record, steps }))
+  return { rawFiles }
 }

@@ -5,6 +5,7 @@ import { ComparisonPlanSchema } from './plan'
 import { SampleSchema } from './sample'
 import { NETWORK_PATHS, ScenarioSchema } from './scenario'
 import { AGGREGATES, TOOL_IDS } from './tool-ids'
+import type { DomainStageEvent } from '../sweep/stage-event'
 
 /**
  * A run: one execution of a comparison plan. Written as it goes (docs/runs.md): the plan, the
@@ -295,6 +296,8 @@ export interface RunSummary {
   jobs: { total: number; succeeded: number; failed: number }
   /** Published figures, not measured here (the example comparison). */
   source?: { kind: 'published'; title: string }
+  /** A sweep: its guest and domain, its steps and how many completed, the combination under way (docs/runs.md). */
+  sweep?: { guest: string; domain: string; steps: number; completed: number; current?: string }
 }
 
 export function summarizeRun(run: RunDocument): RunSummary {
@@ -322,7 +325,8 @@ export type RunEvent =
   | { type: 'run-started'; runId: string; jobs: number }
   /** Adaptive repetitions added jobs to the run (a round of one test): fetch the run again to see them. */
   | { type: 'jobs-added'; runId: string; jobIds: string[] }
-  | { type: 'stage'; runId: string; message: string; target?: string }
+  /** `domain`: a stage of a libvirt domain's change, structured (src/shared/sweep/stage-event.ts). */
+  | { type: 'stage'; runId: string; message: string; target?: string; domain?: DomainStageEvent }
   | { type: 'finding'; runId: string; finding: Finding }
   | { type: 'job-started'; runId: string; jobId: string; attempt: number; estimatedSeconds?: number }
   | { type: 'job-progress'; runId: string; jobId: string; elapsedSeconds: number; percent?: number; etaSeconds?: number }

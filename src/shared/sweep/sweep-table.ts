@@ -13,11 +13,6 @@ export interface SweepTableInput {
   combos: { label: string; values: Record<string, string | number>; comparison?: Comparison }[]
 }
 
-interface Column {
-  key: string
-  title: string
-}
-
 function keyOf(row: ComparisonRow): string {
   return `${row.testId}\u0000${row.metric}\u0000${JSON.stringify(row.labels)}`
 }
@@ -27,17 +22,35 @@ function titleOf(row: ComparisonRow): string {
   return `${row.testTitle} · ${row.metric}${labels.length > 0 ? ` (${labels.join(', ')})` : ''}`
 }
 
-/** "82.1 MiB/s 91 %": the variant's aggregate and relative %; "no result" when the step did not measure it. */
-function cellText(row: ComparisonRow | undefined): string {
-  const cell = row?.cells[0]
-  const value = cell?.stats?.value
-  if (!row || !cell || value === undefined) return 'no result'
-  const rel = cell.relativePct !== undefined ? ` ${cell.relativePct.toFixed(0)} %` : cell.difference !== undefined ? ` Δ ${formatValue(cell.difference, row.unit)}` : ''
-  return `${formatValue(value, row.unit)}${rel}`
+/** One cell of the sweep's table: the guest's value under the combination and its relative % (or difference); `text` as the CLI prints it. */
+export interface SweepCell {
+  /** "82.1 MiB/s 91 %"; "no result" when the step did not measure it. */
+  text: string
+  /** The value with its unit, for people ("82.1 MiB/s"). */
+  value?: string
+  relativePct?: number
+  /** For a count compared as a difference: "Δ 3". */
+  difference?: string
 }
 
-function columnsOf(input: SweepTableInput): Column[] {
-  const columns = new Map<string, Column>()
+function cellOf(row: ComparisonRow | undefined): SweepCell {
+  const cell = row?.cells[0]
+  const value = cell?.stats?.value
+  if (!row || !cell || value === undefined) return { text: 'no result' }
+  const shown = formatValue(value, row.unit)
+  const difference = cell.relativePct === undefined && cell.difference !== undefined ? `Δ ${formatValue(cell.difference, row.unit)}` : undefined
+  const rel = cell.relativePct !== undefined ? ` ${cell.relativePct.toFixed(0)} %` : difference ? ` ${difference}` : ''
+  return { text: `${shown}${rel}`, value: shown, ...(cell.relativePct !== undefined ? { relativePct: cell.relativePct } : {}), ...(difference ? { difference } : {}) }
+}
+
+export interface SweepColumn {
+  key: string
+  /** "dd write · dd.bandwidth". */
+  title: string
+}
+
+function columnsOf(input: SweepTableInput): SweepColumn[] {
+  const columns = new Map<string, SweepColumn>()
   for (const combo of input.combos) {
     for (const row of combo.comparison ? leadingRows(combo.comparison) : []) columns.set(keyOf(row), { key: keyOf(row), title: titleOf(row) })
   }
@@ -54,33 +67,66 @@ function grid(header: string[], body: string[][]): string {
   return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n')
 }
 
-/** Rows: combinations; columns: primary figures; cells: value and relative %. */
-export function sweepTable(input: SweepTableInput): string {
-  const columns = columnsOf(input)
-  if (columns.length === 0) return 'No comparable results: no combination measured a test on the baseline and the guest.\n'
-  const body = input.combos.map((combo) => {
-    const rows = rowsByKey(combo.comparison)
-    return [combo.label, ...columns.map((c) => cellText(rows.get(c.key)))]
-  })
-  return `${grid(['scenario', ...columns.map((c) => c.title)], body)}\n`
+/** The sweep's table: rows, one per combination in the sweep's order; columns, the primary figures; cells, value and relative %. */
+export interface SweepGrid {
+  columns: SweepColumn[]
+  rows: { label: string; cells: SweepCell[] }[]
 }
 
-/** For a sweep of exactly two factors: each primary figure as a matrix, first factor down, second across. */
-export function sweepMatrices(input: SweepTableInput, factors: readonly string[]): string {
-  if (factors.length !== 2) return ''
+export function sweepGrid(input: SweepTableInput): SweepGrid {
+  const columns = columnsOf(input)
+  return {
+    columns,
+    rows: input.combos.map((combo) => {
+      const rows = rowsByKey(combo.comparison)
+      return { label: combo.label, cells: columns.map((c) => cellOf(rows.get(c.key))) }
+    })
+  }
+}
+
+/** One figure of a two-factor sweep as a matrix: the first factor's values down, the second's across. */
+export interface SweepMatrix {
+  title: string
+  down: string
+  across: string
+  acrossValues: string[]
+  rows: { value: string; cells: SweepCell[] }[]
+}
+
+/** For a sweep of exactly two factors, one matrix per primary figure; none otherwise. */
+export function sweepMatrixGrids(input: SweepTableInput, factors: readonly string[]): SweepMatrix[] {
+  if (factors.length !== 2) return []
   const [down, across] = factors as [string, string]
   const downValues = [...new Set(input.combos.map((c) => String(c.values[down])))]
   const acrossValues = [...new Set(input.combos.map((c) => String(c.values[across])))]
-  return columnsOf(input)
-    .map((column) => {
-      const body = downValues.map((d) => [
-        `${down}=${d}`,
-        ...acrossValues.map((a) => {
-          const combo = input.combos.find((c) => String(c.values[down]) === d && String(c.values[across]) === a)
-          return cellText(rowsByKey(combo?.comparison).get(column.key))
-        })
-      ])
-      return `${column.title}\n${grid(['', ...acrossValues.map((a) => `${across}=${a}`)], body)}\n`
-    })
+  return columnsOf(input).map((column) => ({
+    title: column.title,
+    down,
+    across,
+    acrossValues,
+    rows: downValues.map((d) => ({
+      value: d,
+      cells: acrossValues.map((a) => {
+        const combo = input.combos.find((c) => String(c.values[down]) === d && String(c.values[across]) === a)
+        return cellOf(rowsByKey(combo?.comparison).get(column.key))
+      })
+    }))
+  }))
+}
+
+/** Rows: combinations; columns: primary figures; cells: value and relative %. */
+export function sweepTable(input: SweepTableInput): string {
+  const table = sweepGrid(input)
+  if (table.columns.length === 0) return `${NO_RESULTS}\n`
+  return `${grid(['scenario', ...table.columns.map((c) => c.title)], table.rows.map((r) => [r.label, ...r.cells.map((c) => c.text)]))}\n`
+}
+
+/** What the table says when no combination has a figure. */
+export const NO_RESULTS = 'No comparable results: no combination measured a test on the baseline and the guest.'
+
+/** For a sweep of exactly two factors: each primary figure as a matrix, first factor down, second across. */
+export function sweepMatrices(input: SweepTableInput, factors: readonly string[]): string {
+  return sweepMatrixGrids(input, factors)
+    .map((m) => `${m.title}\n${grid(['', ...m.acrossValues.map((a) => `${m.across}=${a}`)], m.rows.map((r) => [`${m.down}=${r.value}`, ...r.cells.map((c) => c.text)]))}\n`)
     .join('\n')
 }

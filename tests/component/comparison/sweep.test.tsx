@@ -197,7 +197,7 @@ describe('wizard step 4: domain changes and consent', () => {
     expect((consent as HTMLInputElement).checked).toBe(false)
   })
 
-  it('a sweep: the review gives its time, and Start says the app does not run sweeps yet', async () => {
+  it('a sweep: the review gives its time, lists every combination, and Start sends the plan with its sweep and the consent', async () => {
     const user = userEvent.setup()
     const draft = { ...draftOf(['vm1']), sweep: { target: 'vm1', domain: 'vm1-dom', chosen: { cache: ['none', 'writeback'] }, typed: {}, busDisk: '', order: 'grouped' as const } }
     const { api } = renderWizard(
@@ -205,14 +205,18 @@ describe('wizard step 4: domain changes and consent', () => {
       { ...atReview, wizardDraft: draft }
     )
     await waitFor(() => expect(document.querySelector('.wiz-start .wiz-total')?.textContent).toMatch(/^Estimated time: about 5 min \(2 runs, /))
+    expect(within(screen.getByRole('list', { name: 'Combinations of the sweep' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'vm1 (vm1-dom): cache=none',
+      'vm1 (vm1-dom): cache=writeback'
+    ])
     await user.click(screen.getByRole('button', { name: 'Run preflight' }))
     await screen.findByText('Found (1)')
+    expect(document.getElementById('wiz-start-why')?.textContent).toBe('Tick the box that lets VirtBench edit and restart the domain: the run changes it.')
     await user.click(screen.getByRole('checkbox', { name: /^VirtBench will edit and restart domain vm1-dom on host host-01/ }))
-    expect(document.getElementById('wiz-start-why')?.textContent).toBe(
-      'The app does not run sweeps yet: save the comparison as a preset and run it with virtbench run --change-domains PRESET.json.'
-    )
+    expect(document.getElementById('wiz-start-why')?.textContent).toBe('Everything is checked: Start runs the comparison and shows its progress.')
     await user.click(screen.getByRole('button', { name: 'Start' }))
-    expect(callsTo(api, 'runs:start')).toEqual([])
+    await waitFor(() => expect(callsTo(api, 'runs:start')).toHaveLength(1))
+    expect(callsTo(api, 'runs:start')[0]).toMatchObject({ changeDomains: true, plan: { variants: [], sweep: { target: 'vm1', domain: 'vm1-dom', factors: { cache: ['none', 'writeback'] } } } })
   }, 30_000)
 
   it('names a host that cannot show the diff', async () => {

@@ -2,7 +2,9 @@ import type { StateCreator } from 'zustand'
 import type { InvokeResponse, VirtbenchApi } from '../../../shared/contract'
 import type { ComparisonPlanInput } from '../../../shared/model/plan'
 import type { Finding, JobStatus, RunDocument, RunEvent, RunStatus } from '../../../shared/model/run'
-import { downloadRunDocument } from '../lib/export-run'
+import type { DomainStageEvent } from '../../../shared/sweep/stage-event'
+import { downloadText } from '../lib/download'
+import { downloadRunDocument, exportFileName } from '../lib/export-run'
 import { LogBuffer, type LogLines } from '../models/log-buffer'
 import { apiMessage } from '../lib/api-message'
 import type { AppState } from '.'
@@ -39,7 +41,7 @@ export interface LiveRun {
   /** The latest stage before the jobs (connecting, checking the targets...). */
   stage?: { message: string; target?: string }
   /** Every stage of this pass, oldest first (the last STAGES_KEPT): the run page reads the domain changes from them. */
-  stages?: { message: string; target?: string }[]
+  stages?: { message: string; target?: string; domain?: DomainStageEvent }[]
   findings: Finding[]
   jobs: Record<string, LiveJob>
 }
@@ -198,7 +200,7 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
         return
       case 'stage':
         patchLive(runId, (run) => {
-          const stage = { message: event.message, ...(event.target ? { target: event.target } : {}) }
+          const stage = { message: event.message, ...(event.target ? { target: event.target } : {}), ...(event.domain ? { domain: event.domain } : {}) }
           return { ...run, stage, stages: [...(run.stages ?? []), stage].slice(-STAGES_KEPT) }
         })
         return
@@ -391,7 +393,15 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
       set((s) => ({ pendingDeletions: s.pendingDeletions.filter((p) => p.id !== id) }))
     },
 
-    exportRunJson: async (id) => downloadRunDocument(await api().invoke('runs:get', { id })),
+    exportRunJson: async (id) => {
+      const run = await api().invoke('runs:get', { id })
+      const sweep = run.plan.sweep ? await api().invoke('runs:sweep', { id }) : undefined
+      if (!sweep?.sweep) return downloadRunDocument(run)
+      // a sweep: its plan and every step's run document, as runs:sweep gives them (docs/runs.md#a-sweep-on-disk)
+      const name = exportFileName(run)
+      downloadText(name, `${JSON.stringify({ kind: 'virtbench-sweep', version: 1, id, name: run.name, plan: sweep.plan, total: sweep.total, steps: sweep.steps }, null, 2)}\n`)
+      return name
+    },
 
     loadRunFacts: async (ids) => {
       const wanted = ids.filter((id) => !get().runFacts[id] && !factsLoading.has(id))

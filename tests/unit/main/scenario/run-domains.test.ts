@@ -26,7 +26,7 @@ function target(name: string, role: EngineTarget['role'], hostName?: string): En
 
 describe('a run that changes domains', () => {
   it('changes only the variants with a setup, and says what consent it needs', () => {
-    expect(domainTasksOf(plan)).toEqual([{ guest: 'vm1', domain: 'guest-1', setup: { cache: 'none' } }])
+    expect(domainTasksOf(plan)).toEqual([{ guest: 'vm1', label: 'vm1', domain: 'guest-1', setup: { cache: 'none' } }])
     expect(consentNeeded(plan, '--change-domains')).toBe(
       'the plan changes the libvirt domain guest-1 (vm1) on the physical host: VirtBench saves the original XML in the run folder, applies each scenario with a restart of the guest, and puts the original back at the end. Give --change-domains to allow it.'
     )

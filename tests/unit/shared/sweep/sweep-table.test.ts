@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { compare } from '../../../../src/shared/compare/compare'
 import type { CompareInput } from '../../../../src/shared/model/comparison'
 import { mergeStepInputs } from '../../../../src/shared/sweep/expand'
-import { sweepMatrices, sweepTable } from '../../../../src/shared/sweep/sweep-table'
+import { NO_RESULTS, sweepGrid, sweepMatrices, sweepMatrixGrids, sweepTable } from '../../../../src/shared/sweep/sweep-table'
 
 /** One step's input: the host and the guest under `label`, dd bandwidth in B/s per repetition. */
 function step(label: string, host: number[], guest: number[]): CompareInput {
@@ -51,6 +51,25 @@ describe('sweep table', () => {
       ''
     ])
     expect(sweepMatrices({ combos }, ['cache'])).toBe('')
+  })
+
+  it('gives the same table as data for the results page: each cell its value with its unit and its relative %', () => {
+    const grid = sweepGrid({ combos })
+    expect(grid.columns.map((c) => c.title)).toEqual(['dd write · dd.bandwidth'])
+    expect(grid.rows.map((r) => [r.label, r.cells[0]])).toEqual([
+      ['cache=none, queues=1', { text: '50.0 MiB/s 50 %', value: '50.0 MiB/s', relativePct: 50 }],
+      ['cache=none, queues=2', { text: '80.0 MiB/s 80 %', value: '80.0 MiB/s', relativePct: 80 }],
+      ['cache=writeback, queues=1', { text: 'no result' }],
+      ['cache=writeback, queues=2', { text: '50.0 MiB/s 25 %', value: '50.0 MiB/s', relativePct: 25 }]
+    ])
+    const [matrix] = sweepMatrixGrids({ combos }, ['cache', 'queues'])
+    expect(matrix).toMatchObject({ title: 'dd write · dd.bandwidth', down: 'cache', across: 'queues', acrossValues: ['1', '2'] })
+    expect(matrix!.rows.map((r) => [r.value, ...r.cells.map((c) => c.text)])).toEqual([
+      ['none', '50.0 MiB/s 50 %', '80.0 MiB/s 80 %'],
+      ['writeback', 'no result', '50.0 MiB/s 25 %']
+    ])
+    expect(sweepMatrixGrids({ combos }, ['cache'])).toEqual([])
+    expect(sweepTable({ combos: [] })).toBe(`${NO_RESULTS}\n`)
   })
 
   it('merges the steps of one combination (interleaved rounds) with the repetitions numbered on', () => {

@@ -5,7 +5,7 @@ import { describeScenario } from '../../../../shared/model/scenario'
 import { useAppStore } from '../../store'
 import { CriteriaEditor } from '../acceptance/criteria-editor'
 import { apiMessage } from '../../lib/api-message'
-import { SweepTime } from './sweep-expansion'
+import { SweepCombinations, SweepTime } from './sweep-expansion'
 import { DomainChanges, useDomainConsent } from './sweep-review'
 import { useWizardIssues } from './use-issues'
 import { WizardField } from './wizard-field'
@@ -47,7 +47,6 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
     if (errors.length > 0) return `Preflight found ${count(errors.length, 'an error', 'errors')}: fix ${errors.length === 1 ? 'it' : 'them'} and run preflight again.`
     if (warnings.length > 0 && !preflight?.acknowledged) return `Read the ${count(warnings.length, 'warning', 'warnings')} and tick the box to start anyway.`
     if (consent.text && !consent.given) return 'Tick the box that lets VirtBench edit and restart the domain: the run changes it.'
-    if (consent.sweep) return 'The app does not run sweeps yet: save the comparison as a preset and run it with virtbench run --change-domains PRESET.json.'
     return undefined
   }
   const blocked = blocker()
@@ -222,6 +221,14 @@ function Summary({ onGo }: { onGo: (step: StepIndex) => void }): ReactElement {
             Change
           </button>
         </dd>
+        {draft.sweep ? (
+          <>
+            <dt>Combinations</dt>
+            <dd>
+              <SweepCombinations />
+            </dd>
+          </>
+        ) : null}
         <dt>Tests</dt>
         <dd>
           {draft.tests.length === 0 ? (

@@ -41,6 +41,25 @@ export function SweepExpansion(): ReactElement | null {
   )
 }
 
+/** The review's list of the sweep's combinations, each a variant of the swept guest measured in a step of its own. */
+export function SweepCombinations(): ReactElement | null {
+  const draft = useAppStore((s) => s.wizardDraft)
+  const sweep = draft.sweep
+  const scenario = sweep ? draft.variants.find((v) => sameTargetName(v.target, sweep.target))?.scenario : undefined
+  const combos = useMemo(() => (sweep ? combinationsOf(sweep, scenario) : undefined), [sweep, scenario])
+  if (!sweep) return null
+  if (!combos) return <span className="muted">none yet: choose the values of every swept factor and name the domain</span>
+  return (
+    <ol className="wiz-summary-list" aria-label="Combinations of the sweep">
+      {combos.map((c) => (
+        <li key={c.label}>
+          <strong>{sweep.target}</strong> <span className="muted">({sweep.domain.trim()})</span>: {c.label}
+        </li>
+      ))}
+    </ol>
+  )
+}
+
 function ComboList({ combos }: { combos: SweepVariant[] }): ReactElement {
   return (
     <ol className="wiz-sweep-combos" aria-label="Combinations in order">

@@ -12,6 +12,7 @@ import { ExportPanel } from './export-panel'
 import { OverheadTable } from './overhead-table'
 import { StudySections } from '../studies/study-sections'
 import { PreflightFindings, PublishedBanner, RunSummary, VariantFlags } from './run-summary'
+import { SweepResults } from './sweep-results'
 import './results.css'
 
 /**
@@ -20,7 +21,12 @@ import './results.css'
  * comparison is computed once per run document (comparisonOf), unless the caller has it already.
  */
 /** `printable: false` for a run that is not in this computer's history (read from the team store): main cannot print it by id. */
-export function ResultsView({ run, comparison: given, printable = true }: { run: RunDocument; comparison?: Comparison; printable?: boolean }): ReactElement {
+export function ResultsView(props: { run: RunDocument; comparison?: Comparison; printable?: boolean }): ReactElement {
+  // a sweep's results are its own table of combinations (sweep-results.tsx)
+  return props.run.plan.sweep ? <SweepResults run={props.run} /> : <RunResultsView {...props} />
+}
+
+function RunResultsView({ run, comparison: given, printable = true }: { run: RunDocument; comparison?: Comparison; printable?: boolean }): ReactElement {
   const comparison = useMemo(() => given ?? comparisonOf(run), [given, run])
   const targets = useMemo<EnvironmentTarget[]>(
     () => run.targets.map((t) => ({ name: t.name, label: t.label, env: environmentOf(run, t.name) })),

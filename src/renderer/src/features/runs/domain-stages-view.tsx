@@ -1,11 +1,14 @@
 import { useMemo, type ReactElement } from 'react'
 import { ProgressBar } from './job-table'
+import type { DomainStageEvent } from '../../../../shared/sweep/stage-event'
 import { domainStages, SETUP_STEPS, stepsDone, type DomainStep, type Reconfiguration, type StepState } from './domain-stages'
 
 const STEP_NAMES: Record<DomainStep, string> = {
-  apply: 'Apply the setup (virsh define)',
-  restart: 'Restart, wait for SSH',
+  define: 'Define the new XML (virsh define)',
+  restart: 'Restart the guest',
+  ssh: 'Wait for the guest\'s SSH',
   verify: 'Verify on the host and in the guest',
+  jobs: 'Run the jobs under this setup',
   restore: 'Restore the original XML, restart'
 }
 
@@ -19,10 +22,11 @@ const STATE_WORDS: Record<StepState | 'pending' | 'stopped', { sign: string; wor
 }
 
 /**
- * Each change of a libvirt domain in a run as a stage with its steps and progress (apply,
- * restart and wait for SSH, verify; the restore), read from the run's stage events.
+ * Each change of a libvirt domain in a run (in a sweep, each combination) as a stage with its
+ * steps and progress (define, restart, SSH, verify, the jobs; the restore), read from the run's
+ * structured stage events.
  */
-export function DomainStagesView({ stages, ended }: { stages: readonly { message: string; target?: string }[]; ended: boolean }): ReactElement | null {
+export function DomainStagesView({ stages, ended }: { stages: readonly { message: string; domain?: DomainStageEvent }[]; ended: boolean }): ReactElement | null {
   const reconfigurations = useMemo(() => domainStages(stages), [stages])
   if (reconfigurations.length === 0) return null
   return (
@@ -37,7 +41,12 @@ export function DomainStagesView({ stages, ended }: { stages: readonly { message
 function ReconfigurationView({ r, ended }: { r: Reconfiguration; ended: boolean }): ReactElement {
   const { done, total } = stepsDone(r)
   const names = r.kind === 'restore' ? (['restore'] as const) : SETUP_STEPS
-  const title = r.kind === 'restore' ? `Restore ${r.domain} on ${r.host}` : `${r.guest ?? r.domain}: set up ${r.domain} on ${r.host}`
+  const title =
+    r.kind === 'restore'
+      ? `Restore ${r.domain} on ${r.host}`
+      : r.combination && r.step
+        ? `Step ${r.step.index} of ${r.step.total}: ${r.combination} on ${r.domain} (${r.host})`
+        : `${r.guest ?? r.domain}: set up ${r.domain} on ${r.host}`
   return (
     <li aria-label={title}>
       <div className="runs-overall-line">

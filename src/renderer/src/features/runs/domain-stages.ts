@@ -1,12 +1,13 @@
 /**
  * The domain changes of a run as stages (docs/scenarios.md#applying-step-by-step), from the
- * run's `stage` events as src/main/scenario words them: applying a setup (the changes), the
- * restart and the wait for the guest's SSH, the checks, and the restore at the end. Pure. A
- * message this does not know is left to the run page's stage line.
+ * structured `domain` of the run's `stage` events (src/shared/sweep/stage-event.ts): defining the
+ * new XML, the restart, the wait for the guest's SSH, the checks, the jobs under that setup, and
+ * the restore at the end. The CLI prints the same events' messages. Pure.
  */
+import { DOMAIN_STAGE_KINDS, type DomainStageEvent, type DomainStageKind, type DomainStageStatus } from '../../../../shared/sweep/stage-event'
 
-export type DomainStep = 'apply' | 'restart' | 'verify' | 'restore'
-export type StepState = 'running' | 'done' | 'skipped' | 'failed'
+export type DomainStep = DomainStageKind
+export type StepState = DomainStageStatus
 
 export interface DomainStepView {
   step: DomainStep
@@ -15,79 +16,75 @@ export interface DomainStepView {
   detail?: string
 }
 
-/** One reconfiguration (a setup applied) or one restore of one domain. */
+/** One reconfiguration (a setup applied, in a sweep one combination) or one restore of one domain. */
 export interface Reconfiguration {
   kind: 'setup' | 'restore'
   domain: string
   host: string
   guest?: string
+  /** The sweep's combination, and which step of the sweep it is. */
+  combination?: string
+  step?: { index: number; total: number }
   steps: DomainStepView[]
 }
 
-const APPLYING = /^Applying the scenario of (.+) to domain (.+) on (.+)$/
-const RESTORING = /^Restoring domain (.+) on (.+)$/
-const RESTORED = /^Domain (.+) has its original configuration again$/
-const NOT_RESTORED = /^domain (.+?) could not be restored: (.+)$/
-
 /** The steps a setup goes through, in order. */
-export const SETUP_STEPS: readonly DomainStep[] = ['apply', 'restart', 'verify']
+export const SETUP_STEPS: readonly DomainStep[] = DOMAIN_STAGE_KINDS.filter((k) => k !== 'restore')
+
+function reconfigurationOf(e: DomainStageEvent, kind: Reconfiguration['kind']): Reconfiguration {
+  return {
+    kind,
+    domain: e.domain,
+    host: e.host ?? '',
+    ...(e.guest ? { guest: e.guest } : {}),
+    ...(e.combination ? { combination: e.combination } : {}),
+    ...(e.step ? { step: e.step } : {}),
+    steps: []
+  }
+}
+
+/** Sets `e`'s step in `r`; the steps before it that were still running are done (a skipped change skips the restart and its wait). */
+function advance(r: Reconfiguration, e: DomainStageEvent): void {
+  const order = r.kind === 'restore' ? (['restore'] as const) : SETUP_STEPS
+  const at = order.indexOf(e.kind)
+  const skipped = r.steps.some((s) => s.step === 'define' && s.state === 'skipped')
+  for (const name of order.slice(0, Math.max(0, at))) {
+    const seen = r.steps.find((s) => s.step === name)
+    if (seen?.state === 'running') seen.state = 'done'
+    else if (!seen && e.status !== 'failed') r.steps.push({ step: name, state: skipped && (name === 'restart' || name === 'ssh') ? 'skipped' : 'done' })
+  }
+  const found = r.steps.find((s) => s.step === e.kind)
+  const view = { step: e.kind, state: e.status, ...(e.detail ?? found?.detail ? { detail: e.detail ?? found?.detail } : {}) }
+  if (found) Object.assign(found, view)
+  else r.steps.push(view)
+  r.steps.sort((a, b) => order.indexOf(a.step) - order.indexOf(b.step))
+}
 
 /** The reconfigurations the stages tell of, oldest first. */
-export function domainStages(stages: readonly { message: string; target?: string }[]): Reconfiguration[] {
+export function domainStages(stages: readonly { message: string; domain?: DomainStageEvent }[]): Reconfiguration[] {
   const out: Reconfiguration[] = []
-  const latest = (domain: string): Reconfiguration | undefined => [...out].reverse().find((r) => r.domain === domain)
-  const step = (r: Reconfiguration, name: DomainStep): DomainStepView => {
-    let found = r.steps.find((s) => s.step === name)
-    if (!found) {
-      found = { step: name, state: 'running' }
-      r.steps.push(found)
-    }
-    return found
-  }
-  const finishRunning = (r: Reconfiguration): void => {
-    for (const s of r.steps) if (s.state === 'running') s.state = 'done'
-  }
-
-  for (const { message, target } of stages) {
-    const applying = APPLYING.exec(message)
-    if (applying) {
-      out.push({ kind: 'setup', guest: applying[1]!, domain: applying[2]!, host: applying[3]!, steps: [{ step: 'apply', state: 'running' }] })
+  const latest = (domain: string, kind: Reconfiguration['kind']): Reconfiguration | undefined => out.findLast((r) => r.domain === domain && r.kind === kind)
+  for (const { domain: e } of stages) {
+    if (!e) continue
+    if (e.kind === 'restore') {
+      const setup = latest(e.domain, 'setup')
+      const jobs = setup?.steps.find((s) => s.step === 'jobs' && s.state === 'running')
+      if (jobs) jobs.state = 'done'
+      let r = latest(e.domain, 'restore')
+      // "Restoring domain X" starts a restore; its later words belong to the same one
+      if (!r || (e.status === 'running' && r.steps[0]?.state !== 'running')) {
+        r = reconfigurationOf(e, 'restore')
+        out.push(r)
+      }
+      advance(r, e)
       continue
     }
-    const restoring = RESTORING.exec(message)
-    if (restoring) {
-      out.push({ kind: 'restore', domain: restoring[1]!, host: restoring[2]!, ...(target ? { guest: target } : {}), steps: [{ step: 'restore', state: 'running' }] })
-      continue
+    let r = latest(e.domain, 'setup')
+    if (!r || (e.kind === 'define' && e.status === 'running')) {
+      r = reconfigurationOf(e, 'setup')
+      out.push(r)
     }
-    const restored = RESTORED.exec(message)
-    if (restored) {
-      const r = latest(restored[1]!)
-      if (r) step(r, 'restore').state = 'done'
-      continue
-    }
-    const failed = NOT_RESTORED.exec(message)
-    if (failed) {
-      const r = latest(failed[1]!)
-      if (r) Object.assign(step(r, 'restore'), { state: 'failed', detail: failed[2]! })
-      continue
-    }
-    // "<domain>: ..." from the apply and restore of one domain
-    const colon = message.indexOf(': ')
-    const r = colon > 0 ? latest(message.slice(0, colon)) : undefined
-    if (!r) continue
-    const said = message.slice(colon + 2)
-    if (r.kind === 'restore') {
-      step(r, 'restore').detail = said
-    } else if (said === 'restarting') {
-      step(r, 'apply').state = 'done'
-      step(r, 'restart')
-    } else if (/^verified \(/.test(said)) {
-      if (!r.steps.some((s) => s.step === 'restart')) r.steps.push({ step: 'restart', state: 'skipped', detail: 'nothing to change' })
-      finishRunning(r)
-      r.steps.push({ step: 'verify', state: 'done', detail: said })
-    } else if (r.steps.length === 1) {
-      step(r, 'apply').detail = said
-    }
+    advance(r, e)
   }
   return out
 }
