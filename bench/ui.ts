@@ -18,9 +18,13 @@
  *     are each opened once, so every figure includes the runs:get fetch, the comparison of all 30
  *     metrics (Welch intervals and a verdict per cell) and the render, as a user opening a run
  *     pays them. The time the runs:get answer reached the page is read from the page's WebSocket
- *     (a listener added before the app's, by an init script) to split fetch from render. Then
- *     "All metrics" is ticked and timed the same way to the 30th row painted (the table at its
- *     largest). Goal: median < 200 ms for both. The charts draw after the table: the longest task
+ *     (a listener added before the app's, by an init script) to split fetch from render. The
+ *     table opens below the run's summary, outside the window, and a row's cells are laid out and
+ *     painted only near the window until the table has drawn its rows, one per frame after it is
+ *     shown (content-visibility): so the table is then scrolled into view and timed to the frame
+ *     that draws its first row (printed, no goal of its own). Then, with
+ *     the table in view, "All metrics" is ticked and timed the same way to the 30th row painted
+ *     (the table at its largest). Goal: median < 200 ms for both. The charts draw after the table: the longest task
  *     that starts after the table was painted (PerformanceObserver 'longtask', the page's main
  *     thread) is the charts' cost to a user scrolling or clicking meanwhile. Goal: at most 100 ms
  *     (median of the opens; the worst is printed too).
@@ -164,6 +168,49 @@ const CLICK_TO_TABLE = `async ({ selector, rows, cells }) => {
   }
 }`
 
+interface ScrollResult {
+  /** From the scroll to the first painted frame in which the table's first row is drawn (its cells in the window). */
+  drawnMs: number
+  /** Frames until then (the overhead table's cells are drawn only near the window). */
+  frames: number
+  longestTaskMs: number
+}
+
+/**
+ * Scrolls the overhead table into view, as a reader does after opening the run (the summary above
+ * it fills the window): a row's cells are laid out and painted only near the window until the
+ * table has drawn it, so whatever is left of its cost is paid here. Timed to the painted frame in which every cell of the
+ * table's first row is drawn (not skipped), and before "All metrics" is clicked, whose box sits
+ * at the table's top.
+ */
+const SCROLL_TO_TABLE = `async () => {
+  const painted = () => new Promise((resolve) => requestAnimationFrame(() => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => resolve(performance.now())
+    channel.port2.postMessage(0)
+  }))
+  const block = document.querySelector('section.results .results-table-block')
+  const firstRow = document.querySelector('section.results table.results-table tr.results-row')
+  if (!block || !firstRow) throw new Error('the results view has no overhead table to scroll to')
+  // a cell's own box is always there; its contents are skipped until it is drawn
+  const drawn = () => [...firstRow.children].every((cell) => cell.getBoundingClientRect().left > innerWidth || !cell.firstElementChild || cell.firstElementChild.checkVisibility({ contentVisibilityAuto: true }))
+  const longTasks = []
+  const tasks = new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push(e) })
+  tasks.observe({ type: 'longtask' })
+  const t0 = performance.now()
+  block.scrollIntoView({ block: 'start' })
+  let at = await painted()
+  let frames = 1
+  while (!drawn()) {
+    if (frames >= 20) throw new Error('the first row of the overhead table was not drawn within 20 frames of scrolling to it')
+    at = await painted()
+    frames++
+  }
+  await new Promise((r) => setTimeout(r, 100))
+  tasks.disconnect()
+  return { drawnMs: at - t0, frames, longestTaskMs: longTasks.filter((e) => e.startTime >= t0).reduce((m, e) => Math.max(m, e.duration), 0) }
+}`
+
 interface FrameResult {
   frames: number[]
   startLines: number
@@ -305,12 +352,14 @@ async function benchResults(serve: ServeProcess, session: BrowserSession): Promi
   )
 
   const opens: OpenResult[] = []
+  const scrolls: ScrollResult[] = []
   const alls: OpenResult[] = []
   for (const id of ids) {
     await showRunHistory(session)
     await session.page.locator(`tr[data-run="${id}"] .runs-name-link`).waitFor()
     await pageQuiet(session)
     opens.push(await clickToTable(session, `opening ${id}`, `tr[data-run="${id}"] .runs-name-link`, primary))
+    scrolls.push(await inPage<ScrollResult>(session, SCROLL_TO_TABLE, {}))
     alls.push(await clickToTable(session, `ticking "All metrics" on ${id}`, ALL_METRICS_BOX, METRICS))
   }
   if (process.argv.includes('--screenshots')) {
@@ -321,7 +370,7 @@ async function benchResults(serve: ServeProcess, session: BrowserSession): Promi
   for (const [i, r] of opens.entries()) {
     const answer = r.answerMs === undefined ? 'answer not seen' : `runs:get answered at ${ms(r.answerMs)} (${((r.answerBytes ?? 0) / 1024).toFixed(0)} KiB), drawn ${ms(r.tableMs - r.answerMs)} later`
     console.log(
-      `    open ${i + 1}: click -> table painted ${ms(r.tableMs)}  [${answer}; longest task ${ms(r.longestTaskMs)}, after the table ${ms(r.chartsLongestTaskMs)}; last DOM change (charts included) at ${ms(r.lastChangeMs)}]; "All metrics" -> ${METRICS} rows painted ${ms(alls[i]!.tableMs)}`
+      `    open ${i + 1}: click -> table painted ${ms(r.tableMs)}  [${answer}; longest task ${ms(r.longestTaskMs)}, after the table ${ms(r.chartsLongestTaskMs)}; last DOM change (charts included) at ${ms(r.lastChangeMs)}]; scrolled to the table -> its first row drawn ${ms(scrolls[i]!.drawnMs)} (${scrolls[i]!.frames} frame${scrolls[i]!.frames === 1 ? '' : 's'}, longest task ${ms(scrolls[i]!.longestTaskMs)}); "All metrics" -> ${METRICS} rows painted ${ms(alls[i]!.tableMs)}`
     )
   }
   const med = median(opens.map((r) => r.tableMs))
@@ -330,6 +379,9 @@ async function benchResults(serve: ServeProcess, session: BrowserSession): Promi
   console.log(`    table: ${opens[0]!.rows} primary rows x ${opens[0]!.variantsShown} variants + baseline, all painted; ${alls[0]!.rows} rows with "All metrics"`)
   if (answers.length) console.log(`    runs:get answer reached the page: median ${ms(median(answers))}; render after it: median ${ms(median(opens.filter((r) => r.answerMs !== undefined).map((r) => r.tableMs - r.answerMs!)))}`)
   console.log(`    last DOM change of the whole results view (charts included): median ${ms(median(opens.map((r) => r.lastChangeMs)))}`)
+  console.log(
+    `    scrolled to the table (below the summary when the run opens; its cells are drawn near the window) -> first row drawn: median ${ms(median(scrolls.map((r) => r.drawnMs)))}, longest task median ${ms(median(scrolls.map((r) => r.longestTaskMs)))} (no goal of its own; "All metrics" below is clicked with the table in view)`
+  )
   const pass = med < RESULTS_GOAL_MS
   const passAll = medAll < RESULTS_GOAL_MS
   const tasks = opens.map((r) => r.chartsLongestTaskMs)

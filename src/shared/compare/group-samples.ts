@@ -118,20 +118,47 @@ export const MIN_PAIRS = 3
  * resumed later), so drift is no longer shared.
  */
 export function pairedValuesOf(group: SampleGroup, baseline: string, variant: string): [number, number][] | undefined {
-  const key = (e: SeriesEntry): string => `${e.repetition}\u0000${e.innerRepetition ?? ''}`
-  const fromBaseline = new Map<string, SeriesEntry>()
-  for (const entry of group.bySide.get(baseline) ?? []) if (!fromBaseline.has(key(entry))) fromBaseline.set(key(entry), entry)
-  const starts = [...group.bySide.values()].flat().filter((e) => e.startedAtMs !== undefined)
+  const { byPair, starts } = pairingOf(group, baseline)
   const pairs: [number, number][] = []
   const seen = new Set<string>()
   for (const entry of [...(group.bySide.get(variant) ?? [])].sort(inRepetitionOrder)) {
-    const b = fromBaseline.get(key(entry))
-    if (b === undefined || seen.has(key(entry))) continue
-    seen.add(key(entry))
+    const key = pairKey(entry)
+    const b = byPair.get(key)
+    if (b === undefined || seen.has(key)) continue
+    seen.add(key)
     if (!inOneRound(b, entry, starts)) return undefined
     pairs.push([b.value, entry.value])
   }
   return pairs.length >= MIN_PAIRS ? pairs : undefined
+}
+
+/** Which pair an entry belongs to: its repetition, and its repetition inside one tool run. */
+function pairKey(e: SeriesEntry): string {
+  return `${e.repetition}\u0000${e.innerRepetition ?? ''}`
+}
+
+interface Pairing {
+  baseline: string
+  /** The baseline's first entry of each pair. */
+  byPair: Map<string, SeriesEntry>
+  /** Every entry of the group (all sides) with a known start time. */
+  starts: SeriesEntry[]
+}
+
+/** Computed once per group and baseline: each of the variants (20 in a large run) pairs against the same. */
+const pairings = new WeakMap<SampleGroup, Pairing>()
+
+function pairingOf(group: SampleGroup, baseline: string): Pairing {
+  const known = pairings.get(group)
+  if (known?.baseline === baseline) return known
+  const byPair = new Map<string, SeriesEntry>()
+  for (const entry of group.bySide.get(baseline) ?? []) {
+    const key = pairKey(entry)
+    if (!byPair.has(key)) byPair.set(key, entry)
+  }
+  const pairing = { baseline, byPair, starts: [...group.bySide.values()].flat().filter((e) => e.startedAtMs !== undefined) }
+  pairings.set(group, pairing)
+  return pairing
 }
 
 /** No other repetition of the test started between the two jobs of a pair (true when a time is unknown). */

@@ -48,16 +48,21 @@ export function median(values: readonly number[]): number | undefined {
 
 /** Sample standard deviation (divides by n - 1); undefined with fewer than two values. */
 export function stddev(values: readonly number[]): number | undefined {
-  const m = mean(values)
-  if (values.length < 2 || m === undefined) return undefined
+  const sorted = ascending(values)
+  return stddevOfSorted(sorted, meanOfSorted(sorted, sorted.length))
+}
+
+/** stddev() of values already sorted ascending, given their mean (seriesStats has both at hand). */
+function stddevOfSorted(sorted: readonly number[], m: number | undefined): number | undefined {
+  if (sorted.length < 2 || m === undefined) return undefined
   // Deviations are scaled by the largest one so that squaring them cannot overflow.
-  const deviations = ascending(values).map((v) => v - m)
+  const deviations = sorted.map((v) => v - m)
   const largest = Math.max(...deviations.map(Math.abs))
   if (largest === 0) return 0
   if (!Number.isFinite(largest)) return undefined
   let squares = 0
   for (const d of deviations) squares += (d / largest) * (d / largest)
-  return finite(largest * Math.sqrt(squares / (values.length - 1)))
+  return finite(largest * Math.sqrt(squares / (sorted.length - 1)))
 }
 
 /**
@@ -110,10 +115,11 @@ export function aggregateOf(values: readonly number[], aggregate: Aggregate, bet
 /** The statistics of one side's repetitions; undefined when there is no value. */
 export function seriesStats(values: readonly number[], aggregate: Aggregate, better: Better): SeriesStats | undefined {
   const kept = values.filter(Number.isFinite)
+  // sorted once: the aggregate, median, mean and spread all read the same order
   const sorted = ascending(kept)
   const value = aggregateOfSorted(sorted, sorted.length, aggregate, better)
-  const med = median(kept)
-  const avg = mean(kept)
+  const med = sorted.length === 0 ? undefined : medianOfSorted(sorted, sorted.length)
+  const avg = meanOfSorted(sorted, sorted.length)
   if (value === undefined || med === undefined || avg === undefined) return undefined
   const stats: SeriesStats = {
     values: kept,
@@ -125,7 +131,7 @@ export function seriesStats(values: readonly number[], aggregate: Aggregate, bet
     min: sorted[0] as number,
     max: sorted[sorted.length - 1] as number
   }
-  const sd = stddev(kept)
+  const sd = stddevOfSorted(sorted, avg)
   if (sd !== undefined) {
     stats.stddev = sd
     const cv = avg === 0 ? undefined : finite((sd / Math.abs(avg)) * 100)

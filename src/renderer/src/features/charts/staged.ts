@@ -13,13 +13,31 @@ export const ChartStagingContext = createContext(false)
  * from none when `key` (what is drawn) changes. Not staged: all of them.
  */
 export function useStaged(count: number, key = ''): number {
-  const staged = useContext(ChartStagingContext)
+  return useOneMorePerTask(count, key, useContext(ChartStagingContext))
+}
+
+/**
+ * useStaged() for any list: with `staged`, none of `count` at first, then one more in each task
+ * after the last one was committed (a transition), and again from none when `key` changes; a
+ * `count` that grows goes on from where it was. Without `staged`, all of them. `perFrame` waits
+ * for a frame between two, for items whose cost is the browser's layout and paint (which would
+ * otherwise pile up into one frame) rather than their script.
+ */
+export function useOneMorePerTask(count: number, key: string, staged: boolean, perFrame = false): number {
   const [state, setState] = useState({ key, shown: 0 })
   const shown = state.key === key ? state.shown : 0
   useEffect(() => {
     if (!staged || shown >= count) return
-    const timer = setTimeout(() => startTransition(() => setState({ key, shown: shown + 1 })), 0)
-    return () => clearTimeout(timer)
-  }, [staged, key, shown, count])
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const next = (): void => {
+      timer = setTimeout(() => startTransition(() => setState({ key, shown: shown + 1 })), 0)
+    }
+    const frame = perFrame ? requestAnimationFrame(next) : undefined
+    if (!perFrame) next()
+    return () => {
+      if (frame !== undefined) cancelAnimationFrame(frame)
+      if (timer !== undefined) clearTimeout(timer)
+    }
+  }, [staged, key, shown, count, perFrame])
   return staged ? Math.min(shown, count) : count
 }

@@ -21,6 +21,7 @@ import {
 } from './cell-text'
 import { metricName } from '../../lib/metric-name'
 import { relativeTone } from '../charts/palette'
+import { useOneMorePerTask } from '../charts/staged'
 import { FLAG_SHORT, FLAG_TITLE } from './flag-text'
 import { FlagExplanation, FlagIcon } from './flags'
 import './results.css'
@@ -70,6 +71,10 @@ export function OverheadTable({
   const leadingCount = useMemo(() => leadingRows(comparison).length, [comparison])
   const surfaceCount = useMemo(() => comparison.rows.filter(isSurfaceRow).length, [comparison])
   const groups = useMemo(() => groupRows(comparison, showAll, pendingTests), [comparison, showAll, pendingTests])
+  const order = useMemo(() => new Map(groups.flatMap((group) => group.rows).map((row, index) => [row, index])), [groups])
+  // the cells of a row not yet drawn are drawn only near the window (results.css); the rows are
+  // then drawn one per frame, so scrolling to the table later finds it ready
+  const drawnRows = useOneMorePerTask(order.size, '', true, true)
   const columns = comparison.variants.length + 2
 
   return (
@@ -166,7 +171,7 @@ export function OverheadTable({
                   </th>
                 </tr>
                 {group.rows.map((row) => (
-                  <MetricRow key={rowKey(row)} row={row} baselineLabel={comparison.baseline} columns={columns} />
+                  <MetricRow key={rowKey(row)} row={row} baselineLabel={comparison.baseline} columns={columns} drawn={(order.get(row) ?? 0) < drawnRows} />
                 ))}
                 {group.pending && group.rows.length === 0 ? (
                   <tr className="results-row results-pending" data-pending={group.testId}>
@@ -218,9 +223,11 @@ interface MetricRowProps {
   row: ComparisonRow
   baselineLabel: string
   columns: number
+  /** Drawn whether near the window or not (one row per frame after the table is shown); until then its cells are drawn only near the window. */
+  drawn: boolean
 }
 
-const MetricRow = memo(function MetricRow({ row, baselineLabel, columns }: MetricRowProps): ReactElement {
+const MetricRow = memo(function MetricRow({ row, baselineLabel, columns, drawn }: MetricRowProps): ReactElement {
   const [open, setOpen] = useState<OpenFlag | undefined>(undefined)
   const explanationId = useId()
   const labels = labelsText(row.labels)
@@ -235,7 +242,7 @@ const MetricRow = memo(function MetricRow({ row, baselineLabel, columns }: Metri
 
   return (
     <>
-      <tr className="results-row" data-metric={row.metric} data-labels={labels || undefined}>
+      <tr className={drawn ? 'results-row results-row-drawn' : 'results-row'} data-metric={row.metric} data-labels={labels || undefined}>
         <th scope="row" className="results-metric">
           <span className="results-metric-name" title={`${row.metric} (the metric's id)`} data-metric-id={row.metric}>
             {metricName(row.metric)}

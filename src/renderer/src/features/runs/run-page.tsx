@@ -409,7 +409,8 @@ function FinishedRunView({
           </h2>
         </summary>
         <p className="muted">Each job's exact commands and raw output are under “Output”.</p>
-        <JobTable run={run} views={views} running={false} onRetry={onRetry} retrying={retrying} />
+        {/* drawn once opened: a large run's hundreds of jobs would otherwise delay its results */}
+        {jobsOpen ? <JobTable run={run} views={views} running={false} onRetry={onRetry} retrying={retrying} /> : null}
         {hasLog ? (
           <div className="runs-finished-log">
             <h3>Log of this session</h3>
