@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, it } from 'vitest'
 import { guestRunning, readGuestRecord, startGuest, type Guest } from '../../../lab/driver'
 import { RunDocumentSchema } from '../../../src/shared/model/run'
 import type { SshdServer } from '../../harness/sshd'
@@ -35,7 +35,9 @@ describe('a guest killed in the middle of a job', () => {
     await lab?.stop()
   }, 60_000)
 
-  it('fails that job naming the guest, runs the rest of the run, and keeps what was measured', async () => {
+  // The two tests run at once (each with a guest of its own): the second mostly waits out its
+  // guest's SSH timeout, which the first one's run covers
+  it.concurrent('fails that job naming the guest, runs the rest of the run, and keeps what was measured', async ({ expect }) => {
     saveTargets(lab, [
       { name: 'phys', port: host.port, role: 'host' },
       { name: 'victim', port: guest.sshPort, role: 'guest' }
@@ -98,7 +100,7 @@ describe('a guest killed in the middle of a job', () => {
     expect(readFileSync(path.join(out, measured!.stdoutFile!), 'utf8')).toContain('"jobs"')
   }, 600_000)
 
-  it('a guest that does not answer SSH within its timeout is stopped, and the error shows its serial console', async () => {
+  it.concurrent('a guest that does not answer SSH within its timeout is stopped, and the error shows its serial console', async ({ expect }) => {
     const dir = path.join(lab.stateDir, 'too-slow')
     // The guest hangs once its kernel has spoken on the serial console (it is frozen with SIGSTOP):
     // from then on it cannot answer SSH, however fast or loaded this machine is, and its console

@@ -128,14 +128,23 @@ export interface CliResult {
   stderr: string
 }
 
-/** Runs `virtbench run ...`; `onStdout` sees the output as it comes (to act in the middle of a run). */
+/**
+ * Runs `virtbench run ...`; `onStdout` sees the output as it comes (to act in the middle of a run).
+ * With `VIRTBENCH_LAB_TRACE` set to a file, the command and each line of its output, with the
+ * seconds since it started, are appended to that file (docs/lab.md).
+ */
 export function virtbenchRun(args: string[], onStdout?: (text: string, child: ChildProcess) => void): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
+    const trace = process.env.VIRTBENCH_LAB_TRACE
+    const started = Date.now()
+    if (trace) appendFileSync(trace, `${new Date().toISOString()} virtbench run ${args.join(' ')}\n`)
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString()
+      // each chunk with its time since the CLI started, to see where a lab test's minutes go
+      if (trace) appendFileSync(trace, c.toString().replace(/^(?=.)/gm, `+${((Date.now() - started) / 1000).toFixed(1)} s  `))
       onStdout?.(stdout, child)
     })
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
