@@ -13,29 +13,11 @@ export function RunSummary({ run }: { run: RunDocument }): ReactElement {
   const variants = run.targets.filter((t) => t.role === 'variant')
   const peers = run.targets.filter((t) => t.role === 'peer')
   const counts = jobCounts(run)
-  const duration = run.endedAt ? durationText(run.createdAt, run.endedAt) : undefined
   return (
     <header className="results-summary card">
-      <div className="results-summary-head">
-        <h2 className="results-run-name">{run.name}</h2>
-        <span className={`results-status results-status-${run.status}`}>{RUN_STATUS_TEXT[run.status]}</span>
-      </div>
+      <SummaryHead run={run} />
       <dl className="facts results-summary-facts">
-        <dt>Started</dt>
-        <dd>
-          <time dateTime={run.createdAt}>{dateTimeText(run.createdAt)}</time>
-        </dd>
-        <dt>Ended</dt>
-        <dd>
-          {run.endedAt ? (
-            <>
-              <time dateTime={run.endedAt}>{dateTimeText(run.endedAt)}</time>
-              {duration ? <span className="muted"> · took {duration}</span> : null}
-            </>
-          ) : (
-            <span className="muted">{run.status === 'running' ? 'still running' : 'not recorded'}</span>
-          )}
-        </dd>
+        <RunTimes run={run} />
         <dt>Baseline</dt>
         <dd>{baseline ? <TargetText target={baseline} /> : <span className="muted">{run.plan.baseline.target}</span>}</dd>
         <dt>{variants.length === 1 ? 'Variant' : `Variants (${variants.length})`}</dt>
@@ -199,5 +181,39 @@ export function PreflightFindings({ findings }: { findings: Finding[] }): ReactE
         ))}
       </ul>
     </details>
+  )
+}
+
+/** A summary card's first line: the run's name and its status. */
+export function SummaryHead({ run }: { run: Pick<RunDocument, 'name' | 'status'> }): ReactElement {
+  return (
+    <div className="results-summary-head">
+      <h2 className="results-run-name">{run.name}</h2>
+      <span className={`results-status results-status-${run.status}`}>{RUN_STATUS_TEXT[run.status]}</span>
+    </div>
+  )
+}
+
+/** A summary's first facts: when the run started and ended, and how long it took. */
+export function RunTimes({ run }: { run: Pick<RunDocument, 'createdAt' | 'endedAt' | 'status'> }): ReactElement {
+  const duration = run.endedAt ? durationText(run.createdAt, run.endedAt) : undefined
+  return (
+    <>
+      <dt>Started</dt>
+      <dd>
+        <time dateTime={run.createdAt}>{dateTimeText(run.createdAt)}</time>
+      </dd>
+      <dt>Ended</dt>
+      <dd>
+        {run.endedAt ? (
+          <>
+            <time dateTime={run.endedAt}>{dateTimeText(run.endedAt)}</time>
+            {duration ? <span className="muted"> · took {duration}</span> : null}
+          </>
+        ) : (
+          <span className="muted">{run.status === 'running' ? 'still running' : 'not recorded'}</span>
+        )}
+      </dd>
+    </>
   )
 }

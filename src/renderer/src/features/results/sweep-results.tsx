@@ -6,8 +6,8 @@ import { sweepCombos } from '../../../../shared/sweep/sweep-combos'
 import { NO_RESULTS, sweepGrid, sweepMatrixGrids, type SweepCell } from '../../../../shared/sweep/sweep-table'
 import { useAppStore } from '../../store'
 import { apiMessage } from '../../lib/api-message'
-import { dateTimeText, durationText, jobCounts, jobCountsText, RUN_STATUS_TEXT } from './run-text'
-import { PreflightFindings } from './run-summary'
+import { jobCounts, jobCountsText, RUN_STATUS_TEXT } from './run-text'
+import { PreflightFindings, RunTimes, SummaryHead } from './run-summary'
 import './results.css'
 
 type SweepAnswer = Extract<InvokeResponse<'runs:sweep'>, { sweep: true }>
@@ -138,30 +138,12 @@ export function SweepResults({ run }: { run: RunDocument }): ReactElement {
 /** The head of a sweep's results: what was swept, when, and how its steps and their jobs went (every step's, not the latest's). */
 function SweepSummary({ run, sweep }: { run: RunDocument; sweep: SweepAnswer | undefined }): ReactElement {
   const plan = run.plan.sweep!
-  const duration = run.endedAt ? durationText(run.createdAt, run.endedAt) : undefined
   const jobs = sweep ? jobCountsText(jobCounts({ jobs: sweep.steps.flatMap((s) => s.run?.jobs ?? []) })) : undefined
   return (
     <header className="results-summary card">
-      <div className="results-summary-head">
-        <h2 className="results-run-name">{run.name}</h2>
-        <span className={`results-status results-status-${run.status}`}>{RUN_STATUS_TEXT[run.status]}</span>
-      </div>
+      <SummaryHead run={run} />
       <dl className="facts results-summary-facts">
-        <dt>Started</dt>
-        <dd>
-          <time dateTime={run.createdAt}>{dateTimeText(run.createdAt)}</time>
-        </dd>
-        <dt>Ended</dt>
-        <dd>
-          {run.endedAt ? (
-            <>
-              <time dateTime={run.endedAt}>{dateTimeText(run.endedAt)}</time>
-              {duration ? <span className="muted"> · took {duration}</span> : null}
-            </>
-          ) : (
-            <span className="muted">{run.status === 'running' ? 'still running' : 'not recorded'}</span>
-          )}
-        </dd>
+        <RunTimes run={run} />
         <dt>Baseline</dt>
         <dd>{run.plan.baseline.target}</dd>
         <dt>Swept</dt>
