@@ -4,9 +4,9 @@
  * measured in the same step; and, for a two-factor sweep, each figure as a matrix (first factor
  * down, second across). Pure: comparisons in, text out.
  */
-import { leadingRows } from '../compare/summary'
+import { leadingRows, VERDICT_WORDS } from '../compare/summary'
 import { formatValue } from '../format'
-import type { Comparison, ComparisonRow } from '../model/comparison'
+import type { Comparison, ComparisonRow, Verdict } from '../model/comparison'
 
 export interface SweepTableInput {
   /** The combinations in the sweep's order, with the factor values and their comparison (undefined: not measured). */
@@ -31,6 +31,8 @@ export interface SweepCell {
   relativePct?: number
   /** For a count compared as a difference: "Δ 3". */
   difference?: string
+  /** The step's verdict on it: a relative % is a finding only when slower or faster, never when the data cannot tell. */
+  verdict?: Verdict
 }
 
 function cellOf(row: ComparisonRow | undefined): SweepCell {
@@ -40,7 +42,15 @@ function cellOf(row: ComparisonRow | undefined): SweepCell {
   const shown = formatValue(value, row.unit)
   const difference = cell.relativePct === undefined && cell.difference !== undefined ? `Δ ${formatValue(cell.difference, row.unit)}` : undefined
   const rel = cell.relativePct !== undefined ? ` ${cell.relativePct.toFixed(0)} %` : difference ? ` ${difference}` : ''
-  return { text: `${shown}${rel}`, value: shown, ...(cell.relativePct !== undefined ? { relativePct: cell.relativePct } : {}), ...(difference ? { difference } : {}) }
+  // the verdict beside the %: one repetition per step gives "can't tell", however far from 100 % the figure is
+  const said = rel && cell.verdict ? ` (${VERDICT_WORDS[cell.verdict]})` : ''
+  return {
+    text: `${shown}${rel}${said}`,
+    value: shown,
+    ...(cell.relativePct !== undefined ? { relativePct: cell.relativePct } : {}),
+    ...(difference ? { difference } : {}),
+    ...(rel && cell.verdict ? { verdict: cell.verdict } : {})
+  }
 }
 
 export interface SweepColumn {

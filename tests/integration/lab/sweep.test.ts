@@ -186,7 +186,8 @@ describe('sweeps on a real libvirt guest, applied and put back', () => {
     expect(resumed.stdout).toContain('Sweep step 4 of 4: vm with cache=writeback, queues=2')
     expect(resumed.stdout).toContain('Domain vb-lab-sweep has its original configuration again')
     expect(resumed.stdout).toContain('Sweep of vm (vb-lab-sweep), relative to phys')
-    expect(resumed.stdout).toMatch(/^cache=writeback +\S+ \S+ \d+ % +\S+ \S+ \d+ %/m)
+    // one repetition per step: the % is there, and the verdict beside it says the data cannot tell
+    expect(resumed.stdout).toMatch(/^cache=writeback +\S+ \S+ \d+ % \(can't tell\) +\S+ \S+ \d+ % \(can't tell\)/m)
     expect(resumed.stdout).toContain('Sweep completed: 4 of its steps completed.')
     expect(beforeResume.steps.map((s) => readFileSync(path.join(out, s.dir, 'run.json'), 'utf8'))).toEqual(finished)
 

@@ -6,6 +6,7 @@ import { sweepCombos } from '../../../../shared/sweep/sweep-combos'
 import { NO_RESULTS, sweepGrid, sweepMatrixGrids, type SweepCell } from '../../../../shared/sweep/sweep-table'
 import { useAppStore } from '../../store'
 import { apiMessage } from '../../lib/api-message'
+import { VERDICT_WORDS } from '../../../../shared/compare/summary'
 import { jobCounts, jobCountsText, RUN_STATUS_TEXT } from './run-text'
 import { PreflightFindings, RunTimes, SummaryHead } from './run-summary'
 import './results.css'
@@ -51,7 +52,8 @@ export function SweepResults({ run }: { run: RunDocument }): ReactElement {
         </h3>
         <p className="muted results-section-lead">
           Each cell is the guest&apos;s value under that combination and its relative % against the baseline measured in the same step: 100 % is as
-          good as the baseline and more is better.
+          good as the baseline and more is better. Beside it, the step&apos;s verdict: a % is a finding only when it says slower or faster; &quot;can&apos;t
+          tell&quot; means the step&apos;s repetitions cannot tell it from noise (one repetition never can).
         </p>
         {answer?.error ? <p role="alert">The sweep&apos;s steps could not be read: {answer.error}</p> : null}
         {!sweep && !answer?.error ? <p className="muted">Reading the sweep&apos;s steps…</p> : null}
@@ -166,6 +168,7 @@ function SweepCellView({ cell }: { cell: SweepCell }): ReactElement {
     <td>
       <span className="results-sweep-value">{cell.value}</span>{' '}
       {cell.relativePct !== undefined ? <span className="results-sweep-rel">{cell.relativePct.toFixed(0)} %</span> : cell.difference ? <span className="results-sweep-rel">{cell.difference}</span> : null}
+      {cell.verdict ? <span className={`results-sweep-verdict results-sweep-verdict-${cell.verdict}`}>{VERDICT_WORDS[cell.verdict]}</span> : null}
     </td>
   )
 }
