@@ -96,7 +96,8 @@ export interface RunsSlice {
   startRun: (plan: ComparisonPlanInput, options?: { changeDomains?: boolean }) => Promise<string>
   cancelRun: (id: string) => Promise<boolean>
   retryJobs: (id: string, jobIds: string[]) => Promise<void>
-  resumeRun: (id: string) => Promise<void>
+  /** `changeDomains`: the user's consent to change the run's libvirt domains again (a sweep, a setup); without it they are only put back. */
+  resumeRun: (id: string, options?: { changeDomains?: boolean }) => Promise<void>
   renameRun: (id: string, name: string) => Promise<void>
   /** Hides the run at once; removes it after UNDO_MS unless undoDelete comes first. */
   deleteRun: (id: string) => void
@@ -362,8 +363,8 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
       refetchOpenRun(id)
     },
 
-    resumeRun: async (id) => {
-      await api().invoke('runs:resume', { id })
+    resumeRun: async (id, options) => {
+      await api().invoke('runs:resume', { id, ...(options?.changeDomains ? { changeDomains: true } : {}) })
       refetchOpenRun(id)
     },
 

@@ -12,6 +12,7 @@ import { DomainStagesView } from './domain-stages-view'
 import { JobTable, ProgressBar } from './job-table'
 import { cachedJobView, formatDuration, formatWhen, overallProgress, type JobView } from './job-view'
 import { LogView } from './log-view'
+import { ResumeDialog, useDomainsToChange } from './resume-dialog'
 import { endedBanner } from './run-failure'
 import { PublishedBadge, RunStatusChip } from './run-status'
 import './runs.css'
@@ -72,6 +73,8 @@ function RunView({ run }: { run: RunDocument }): ReactElement {
   const resumeRun = useAppStore((s) => s.resumeRun)
   const [actionError, setActionError] = useState<string>()
   const [retrying, setRetrying] = useState(false)
+  const [askResume, setAskResume] = useState(false)
+  const domainChanges = useDomainsToChange(run)
 
   // The events are newer than the document (fetched again after each job); before any event, the document says.
   const status: RunStatus = live?.status ?? (active ? 'running' : run.status)
@@ -96,18 +99,25 @@ function RunView({ run }: { run: RunDocument }): ReactElement {
   )
   const onRetry = useCallback((jobIds: string[]) => void retry(jobIds), [retry])
 
-  const resume = async (): Promise<void> => {
+  const resume = async (changeDomains: boolean): Promise<void> => {
+    setAskResume(false)
     setActionError(undefined)
     try {
-      await resumeRun(run.id)
+      await resumeRun(run.id, changeDomains ? { changeDomains } : undefined)
     } catch (error) {
       setActionError(`Could not resume: ${apiMessage(error)}`)
     }
   }
+  // A sweep (or a run with a setup) goes on changing its domain only with the user's consent, asked again.
+  const onResume = (): void => {
+    if (domainChanges.length > 0) setAskResume(true)
+    else void resume(false)
+  }
 
   return (
     <div className="page page-full runs-run-page">
-      <RunHeader run={run} status={status} failedJobs={failed} retrying={retrying} onRetry={onRetry} onResume={() => void resume()} onError={setActionError} />
+      <RunHeader run={run} status={status} failedJobs={failed} retrying={retrying} onRetry={onRetry} onResume={onResume} onError={setActionError} />
+      {askResume ? <ResumeDialog run={run} changes={domainChanges} onConfirm={() => void resume(true)} onCancel={() => setAskResume(false)} /> : null}
       {actionError ? (
         <p className="banner banner-error" role="alert">
           {actionError}

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react'
 import type { RunStatus } from '../../../../shared/model/run'
+import { sweepBadgeText } from './resume-consent'
 
 export const RUN_STATUS_WORDS: Record<RunStatus, string> = {
   running: 'running',
@@ -32,6 +33,15 @@ export function PublishedBadge({ source }: { source: { title: string; citation?:
   return (
     <span className="runs-published" title={`Source: ${source.title}${source.citation ? ` · ${source.citation}` : ''}`}>
       published figures, not measured here
+    </span>
+  )
+}
+
+/** The mark of a sweep in the history: one guest measured under `combinations` setups, listed as one run. */
+export function SweepBadge({ combinations, guest, domain }: { combinations: number; guest: string; domain: string }): ReactElement {
+  return (
+    <span className="runs-sweep-badge" title={`${guest} (domain ${domain}) measured under each combination, one step each`}>
+      {sweepBadgeText(combinations)}
     </span>
   )
 }

@@ -7,7 +7,7 @@ import type { ListedRun, RunFacts } from '../../store/runs-slice'
 import { apiMessage } from '../../lib/api-message'
 import { formatDuration, formatWhen, secondsBetween } from './job-view'
 import { filterRuns, isFiltered, NO_FILTER, targetOptions, testOptions, type RunFilter } from './run-filters'
-import { PublishedBadge, RUN_STATUS_WORDS, RunStatusChip } from './run-status'
+import { PublishedBadge, RUN_STATUS_WORDS, RunStatusChip, SweepBadge } from './run-status'
 import { TeamHistory } from '../team/team-history'
 import './runs.css'
 
@@ -313,6 +313,7 @@ function RunRow({
               {run.name}
             </button>
             {published ? <PublishedBadge source={published} /> : null}
+            {run.sweep ? <SweepBadge combinations={run.variants.length} guest={run.sweep.guest} domain={run.sweep.domain} /> : null}
           </>
         )}
         {error ? <p className="field-error">{error}</p> : null}
