@@ -14,6 +14,7 @@ import { DEFAULT_KEEP_BYTES, diskNote, makeJobDirs, readJobCounters, runDetached
 import { followLog } from './live-log'
 import { startDiskMonitor, type DiskMonitor } from './monitor/monitor'
 import { pickDevices, summarize } from './monitor/diskstats'
+import { HOST_MONITOR_CODES, hostMonitorFindings, hostsToMonitor, openMonitorHost, unreachedHostWarning } from './monitor/monitor-hosts'
 import { peerAddressOf, runDirOf, workRootOf } from './job-commands'
 import { insertRound, nextStep, repetitionsOf, roundJobs } from './adaptive'
 import { CPU_SNAPSHOT_SCRIPT, cpuSnapshotOf, cpuWindowOf, disturbance, toolCpuSecondsOf, type CpuSnapshot } from './contamination'
@@ -168,6 +169,8 @@ export class RunEngine {
   private readonly abort = new AbortController()
   private readonly targetsByName: Map<string, EngineTarget>
   private filesLastUsed = new Map<string, number>()
+  /** Physical hosts named by guests and not targets of the run: a monitoring-only session, or why there is none (by lower-case name). */
+  private readonly monitorHosts = new Map<string, { session: Session } | { problem: string }>()
 
   constructor(
     private readonly folder: RunFolder,
@@ -207,6 +210,7 @@ export class RunEngine {
     let failure: string | undefined
     try {
       await this.prepareTargets(pending, signal)
+      const hostFindings = await this.openMonitorHosts(pending)
       if (this.run.plan.storage.kind === 'device' && !this.deps.beforeJobs) {
         throw new Error(`the plan writes to the raw device ${this.run.plan.storage.path}: it runs only after preflight has checked that device on every target`)
       }
@@ -230,8 +234,11 @@ export class RunEngine {
           doc.preflight = before.findings ?? doc.preflight
         })
         for (const finding of before.findings ?? []) this.emit({ type: 'finding', runId, finding })
+        this.recordFindings(hostFindings)
         const blocking = (before.findings ?? []).filter((f) => f.severity === 'error')
         if (blocking.length > 0) throw new PreflightFailed(blocking)
+      } else {
+        this.recordFindings(hostFindings)
       }
       this.filesLastUsed = this.lastUseOfFiles(pending)
       await this.makeJobDirsAhead(pending)
@@ -305,6 +312,37 @@ export class RunEngine {
       runDir,
       facts: { os: 'linux', workDir: runDir, scriptsDir: remoteDir }
     }
+  }
+
+  /**
+   * Opens a monitoring-only session to each physical host that a guest with storage tests names
+   * and that is not a target of the run; says in preflight findings which hosts are monitored and why.
+   */
+  private async openMonitorHosts(pending: readonly Job[]): Promise<Finding[]> {
+    if (this.deps.monitor === false) return []
+    const storage = new Set(pending.filter((j) => this.isStorageJob(j)).map((j) => j.target.toLowerCase()))
+    const guests = [...this.states.values()].filter((s) => storage.has(s.target.name.toLowerCase())).map((s) => s.target)
+    const pairs = hostsToMonitor(guests, (name) => this.states.has(name.toLowerCase()))
+    const toOpen = [...new Set(pairs.monitored.filter((p) => !p.inRun).map((p) => p.host))].filter((h) => !this.monitorHosts.has(h.toLowerCase()))
+    for (const host of toOpen) this.stage(`Connecting to ${host} to monitor its disks`, host)
+    const opened = await Promise.all(toOpen.map(async (host) => [host, await openMonitorHost(this.deps.session, host)] as const))
+    for (const [host, outcome] of opened) this.monitorHosts.set(host.toLowerCase(), outcome)
+    const problems = new Map([...this.monitorHosts].flatMap(([host, o]) => ('problem' in o ? [[host, o.problem] as const] : [])))
+    return hostMonitorFindings(pairs, problems)
+  }
+
+  private isStorageJob(job: Job): boolean {
+    const tool = this.toolOf(job.tool)
+    const params = tool.params.safeParse(job.params)
+    return params.success && testCategories(tool, params.data).includes('storage')
+  }
+
+  /** Adds the findings about monitored hosts to the run's preflight (replacing those of an earlier start of this run). */
+  private recordFindings(findings: readonly Finding[]): void {
+    this.folder.update((doc) => {
+      doc.preflight = [...doc.preflight.filter((f) => !HOST_MONITOR_CODES.includes(f.code)), ...findings]
+    })
+    for (const finding of findings) this.emit({ type: 'finding', runId: this.run.id, finding })
   }
 
   private stateOf(name: string): TargetState {
@@ -504,7 +542,7 @@ export class RunEngine {
         }
         const record: StepRecord = { id: step.id, on: where.target.name, command: step.script, startedAt: new Date().toISOString(), ...(step.measured ? { measured: true } : {}) }
         this.folder.update(() => job.steps.push(record))
-        const monitors = step.measured && testCategories(tool, params).includes('storage') ? await this.startMonitors(where, step.timeoutSeconds, signal) : []
+        const monitors = step.measured && testCategories(tool, params).includes('storage') ? await this.startMonitors(job, where, step.timeoutSeconds, signal) : []
         // the target's own counters are read by job.sh just before and after the step (no round trip); its physical host's here
         const hostBefore = step.measured ? await this.cpuSnapshots(this.contaminationMachines(where).filter((m) => m !== where)) : []
         const startedAt = Date.now()
@@ -575,15 +613,20 @@ export class RunEngine {
 
   /**
    * Host monitor: /proc/diskstats sampled every second on the machine running a storage test and
-   * on its physical host (when the run has a session there), as study 004 read atop on the host.
+   * on its physical host (a target of the run, or a saved host with a monitoring-only session),
+   * as study 004 read atop on the host. A host that could not be reached is a warning of the job.
    */
-  private async startMonitors(where: TargetState, timeoutSeconds: number, signal: AbortSignal): Promise<{ name: string; monitor: DiskMonitor }[]> {
+  private async startMonitors(job: Job, where: TargetState, timeoutSeconds: number, signal: AbortSignal): Promise<{ name: string; monitor: DiskMonitor }[]> {
     if (this.deps.monitor === false) return []
-    const machines = [where]
-    const host = where.target.hostName ? this.states.get(where.target.hostName.toLowerCase()) : undefined
-    if (host && host !== where) machines.push(host)
+    const machines: { name: string; session: Session }[] = [{ name: where.target.name, session: where.session }]
+    const hostName = where.target.hostName
+    const host = hostName ? this.states.get(hostName.toLowerCase()) : undefined
+    const monitorOnly = hostName && !host ? this.monitorHosts.get(hostName.toLowerCase()) : undefined
+    if (host && host !== where) machines.push({ name: host.target.name, session: host.session })
+    if (hostName && monitorOnly && 'session' in monitorOnly) machines.push({ name: hostName, session: monitorOnly.session })
+    if (hostName && monitorOnly && 'problem' in monitorOnly) this.folder.update(() => job.warnings.push(unreachedHostWarning(hostName, monitorOnly.problem)))
     const started = machines.map((m) => ({
-      name: m.target.name,
+      name: m.name,
       monitor: startDiskMonitor(m.session, { scriptsDir: this.deps.scriptsDir, intervalSeconds: 1, maxSeconds: timeoutSeconds + 60, signal })
     }))
     // the first snapshot is the start of the measured window

@@ -209,7 +209,7 @@ export function studyDiskActivity(run: RunDocument): DiskActivityBlock[] {
 }
 
 export const NOT_MONITORED =
-  "Its physical host was not monitored: it is not a target of this run (or the guest's target does not name it as its host), so no logical-to-physical ratio can be given."
+  "Its physical host was not monitored: the guest's target does not name the host it runs on (virtbench targets add --runs-on HOST, with HOST a saved target), so no logical-to-physical ratio can be given."
 
 /** The columns of an atop line, in the terminal, the app and the PDF. */
 export const ATOP_HEADER = ['', 'machine', 'device', 'busy', 'reads/s', 'writes/s', 'read', 'written', 'avio', 'avg I/O size'] as const

@@ -62,7 +62,7 @@ describe("study 004's atop table (DiskActivityStudy)", () => {
     const lone = within(alone!).getAllByRole('row').map(cellsOf)
     expect(lone).toHaveLength(1 + 3 * 3)
     expect(lone[3]).toEqual([
-      "Its physical host was not monitored: it is not a target of this run (or the guest's target does not name it as its host), so no logical-to-physical ratio can be given."
+      "Its physical host was not monitored: the guest's target does not name the host it runs on (virtbench targets add --runs-on HOST, with HOST a saved target), so no logical-to-physical ratio can be given."
     ])
   })
 
