@@ -7,13 +7,13 @@
  * a failure, after a cancel, and from `virtbench run --resume`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { rename } from 'node:fs/promises'
+import { rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { DomainSetup } from '../../shared/model/scenario'
 import type { DomainStageEvent } from '../../shared/sweep/stage-event'
 import { writeFileAtomic } from '../fs/atomic-file'
 import type { Session } from '../ssh/types'
-import { describeChanges, editDomain, type DomainChange } from './domain-edit'
+import { describeChanges, editDomain, editStep, type DomainChange, type InForce } from './domain-edit'
 import { DEFAULT_RESTART, defineDomain, domainState, readDomain, restartDomain, serialTail, type RestartDeadlines } from './domain-state'
 import { describeFailed, guestChecks, hostChecks, probeGuest, type Check } from './guest-check'
 import { ScenarioError, virshOrFail, type DomainHost } from './virsh'
@@ -76,9 +76,25 @@ export function originalXmlPath(dir: string, domain: string): string {
   return path.join(dir, `${safeName(domain)}.xml`)
 }
 
+/** The original XML of `domain` saved in `dir` and not put back yet; undefined when there is none. */
+export function savedOriginal(dir: string, domain: string): string | undefined {
+  return existsSync(path.join(dir, `${safeName(domain)}.json`)) ? readFileSync(originalXmlPath(dir, domain), 'utf8') : undefined
+}
+
+/** Where the XML VirtBench last put in force on `domain` is recorded (not `.json`: it is not an original). */
+function inForcePath(dir: string, domain: string): string {
+  return path.join(dir, `${safeName(domain)}.in-force`)
+}
+
+function readInForce(dir: string, domain: string): InForce | undefined {
+  const file = inForcePath(dir, domain)
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as InForce) : undefined
+}
+
 /** Marks the original as put back: it stays in the folder for the record, and is not restored again. */
 export async function markRestored(dir: string, domain: string): Promise<void> {
   await rename(path.join(dir, `${safeName(domain)}.json`), path.join(dir, `${safeName(domain)}.restored`))
+  await rm(inForcePath(dir, domain), { force: true })
 }
 
 /** The originals saved in a run folder's `domains` directory and not put back yet (none when it has none). */
@@ -162,7 +178,8 @@ export async function checkDomainSetups(host: DomainHost, domain: string, setups
 export async function applyDomainSetup(host: DomainHost, domain: string, setup: DomainSetup, guest: GuestAccess, opts: ApplyOptions): Promise<Applied> {
   const say = opts.onStage ?? (() => undefined)
   const info = await readDomain(host, domain)
-  const edit = editDomain(domain, info.xml, setup)
+  // every step starts from the original (a sweep's earlier step may have renamed a disk), compared with the domain as it is
+  const edit = editStep(domain, savedOriginal(opts.originalsDir, domain) ?? info.xml, info.xml, setup, readInForce(opts.originalsDir, domain))
   if (!edit.ok) throw new ScenarioError('validate', `${domain} on ${host.label} cannot take this setup, nothing was changed: ${edit.errors.join('; ')}`)
   await saveOriginal(opts.originalsDir, { domain, host: host.label, persistent: info.persistent, xml: info.xml })
   await opts.onEdited?.(edit)
@@ -171,8 +188,11 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
   if (edit.changes.length > 0) {
     say(`${domain}: ${describeChanges(edit.changes)}`, { kind: 'define', status: 'done', detail: describeChanges(edit.changes) })
     await defineDomain(host, domain, edit.xml, 'apply')
+    const defined = await readDomain(host, domain)
     say(`${domain}: restarting`, { kind: 'restart', status: 'running' })
     await restartDomain(host, domain, opts.restart ?? DEFAULT_RESTART, opts.signal)
+    // recorded once the restart is done: a step resumed after a kill then finds its setup in force, with no restart
+    await writeFileAtomic(inForcePath(opts.originalsDir, domain), `${JSON.stringify({ xml: edit.xml, defined: defined.xml } satisfies InForce)}\n`)
     say(`${domain}: waiting for ${guest.label} to answer SSH`, { kind: 'ssh', status: 'running' })
   } else {
     say(`${domain}: has this setup already, no restart`, { kind: 'define', status: 'skipped', detail: 'nothing to change' })

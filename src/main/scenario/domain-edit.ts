@@ -8,7 +8,7 @@
 import { DISK_BUSES, type DiskBus, type DomainSetup } from '../../shared/model/scenario'
 import { child, children, parseXml, type XmlElement } from '../engine/environment/xml'
 import { lineDiff } from './line-diff'
-import { appendChild, applyEdits, removeAttribute, removeElement, setAttribute, setText, textOf, type TextEdit } from './xml-edit'
+import { appendChild, applyEdits, prependChild, removeAttribute, removeElement, setAttribute, setText, textOf, type TextEdit } from './xml-edit'
 
 /** One thing that changes, for the review and the run log: "vda cache: writeback -> none". */
 export interface DomainChange {
@@ -119,8 +119,9 @@ class Editor {
     this.changes.push({ what, from, to: shown })
   }
 
-  add(parent: XmlElement, markup: string, what: string, to: string): void {
-    this.edits.push(appendChild(this.text, parent, markup))
+  /** Adds `markup` as the last child of `parent`, or its first (where libvirt writes it, so that its XML reads back the same). */
+  add(parent: XmlElement, markup: string, what: string, to: string, first = false): void {
+    this.edits.push((first ? prependChild : appendChild)(this.text, parent, markup))
     this.changes.push({ what, from: '(unset)', to })
   }
 
@@ -225,7 +226,7 @@ function editDisks(editor: Editor, view: DomainView, setup: DomainSetup): void {
     ]
     if (!disk.driver) {
       const set = attrs.filter((a): a is [string, string] => a[1] !== undefined)
-      if (set.length > 0) editor.add(disk.element, `<driver name='qemu'${set.map(([k, v]) => ` ${k}='${v}'`).join('')}/>`, `${disk.dev} driver`, set.map(([k, v]) => `${k}=${v}`).join(' '))
+      if (set.length > 0) editor.add(disk.element, `<driver name='qemu'${set.map(([k, v]) => ` ${k}='${v}'`).join('')}/>`, `${disk.dev} driver`, set.map(([k, v]) => `${k}=${v}`).join(' '), true)
     } else {
       for (const [name, value] of attrs) if (value !== undefined) editor.attribute(disk.driver, name, value, `${disk.dev} ${name}`)
     }
@@ -296,8 +297,41 @@ export function editDomain(domain: string, xml: string, setup: DomainSetup): Dom
   // a change libvirt reads back differently (or not at all) must not pass silently
   const reread = parseXml(next)
   if (!reread.ok) return { ok: false, errors: [`editing the XML of ${domain} made it unreadable (a VirtBench bug): ${reread.error}`] }
-  const restarts = editor.changes.length > 0 ? [`${domain} restarts: the new ${editor.changes.map((c) => c.what).join(', ')} take${editor.changes.length === 1 ? 's' : ''} effect at its next boot`] : []
-  return { ok: true, xml: next, diff: lineDiff(xml, next), changes: editor.changes, restarts }
+  return { ok: true, xml: next, diff: lineDiff(xml, next), changes: editor.changes, restarts: restartsOf(domain, editor.changes) }
+}
+
+/** Why the domain restarts for these changes (each takes effect at its next boot); empty: no restart. */
+function restartsOf(domain: string, changes: readonly DomainChange[]): string[] {
+  return changes.length > 0 ? [`${domain} restarts: the new ${changes.map((c) => c.what).join(', ')} take${changes.length === 1 ? 's' : ''} effect at its next boot`] : []
+}
+
+/** What VirtBench last put in force on a domain: the XML it defined, and libvirt's `dumpxml --inactive` of it right after. */
+export interface InForce {
+  xml: string
+  defined: string
+}
+
+/**
+ * One step of a run or a sweep: the domain's ORIGINAL XML (saved before the first change) plus
+ * `setup`, never the XML an earlier step left, so disks are named as in the original (a later
+ * step can name vdc after an earlier one moved it to sda). `current` is the domain as it is now:
+ * the diff goes from it, and nothing changes when it is already that XML, or when it is what
+ * `inForce` says VirtBench defined for this very setup (libvirt's form of it: a resumed step).
+ * The changes are told from `current` when the setup reads on it (the diff still goes to the
+ * original's edit), else from the original after a first change "base: the previous step's XML ->
+ * the original XML" (a disk an earlier step renamed by moving it to another bus).
+ */
+export function editStep(domain: string, original: string, current: string, setup: DomainSetup, inForce?: InForce): DomainEditResult {
+  const edit = editDomain(domain, original, setup)
+  if (!edit.ok || current === original) return edit
+  if (current === edit.xml || (inForce && inForce.xml === edit.xml && inForce.defined === current)) return { ...edit, diff: '', changes: [], restarts: [] }
+  // told as changes of the domain as it is (each factor set again: "vda io: threads -> io_uring"), whenever the
+  // setup reads on it; the XML defined is still the original's edit, and the diff shows every line it changes
+  const fromCurrent = editDomain(domain, current, setup)
+  if (fromCurrent.ok && fromCurrent.xml === edit.xml) return fromCurrent
+  if (fromCurrent.ok && fromCurrent.changes.length > 0) return { ...fromCurrent, xml: edit.xml, diff: lineDiff(current, edit.xml) }
+  const changes = [{ what: 'base', from: "the previous step's XML", to: 'the original XML' }, ...edit.changes]
+  return { ok: true, xml: edit.xml, diff: lineDiff(current, edit.xml), changes, restarts: restartsOf(domain, changes) }
 }
 
 /** "vda cache: writeback -> none; vCPUs: 1 -> 2" */

@@ -118,6 +118,15 @@ export function appendChild(text: string, parent: XmlElement, markup: string): T
   return { start: close, end: close, text: `\n${indent}${markup}\n${parentIndent}` }
 }
 
+/** Inserts `markup` as the first child of `parent`, on its own line when its first child has one (libvirt writes a disk's <driver> first). */
+export function prependChild(text: string, parent: XmlElement, markup: string): TextEdit {
+  const first = parent.children[0]
+  if (!first) return appendChild(text, parent, markup)
+  const lineStart = text.lastIndexOf('\n', first.at - 1) + 1
+  if (/^[ \t]*$/.test(text.slice(lineStart, first.at))) return { start: lineStart, end: lineStart, text: `${indentOf(text, first.at)}${markup}\n` }
+  return { start: first.at, end: first.at, text: markup }
+}
+
 /** Removes the element, with its line when it stands on a line of its own. */
 export function removeElement(text: string, element: XmlElement): TextEdit {
   let start = element.at

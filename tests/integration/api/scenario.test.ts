@@ -215,13 +215,8 @@ describe('scenario:listDomains and scenario:diff through real virsh (libvirt\'s 
     const [cacheQueues, same, tooMany] = diff.setups
     expect(cacheQueues).toEqual({
       ok: true,
-      // the driver goes after the disk's last child, indented as its siblings; nothing else moves
-      diff: [
-        '@@ line 19 @@',
-        "        <address type='pci' domain='0x0000' bus='0x01' slot='0x00' function='0x0'/>",
-        "+       <driver name='qemu' cache='none' queues='2'/>",
-        '      </disk>'
-      ].join('\n'),
+      // the driver goes first in the disk, where libvirt writes it, indented as its siblings; nothing else moves
+      diff: ['@@ line 16 @@', "      <disk type='file' device='disk'>", "+       <driver name='qemu' cache='none' queues='2'/>", "        <source file='/guest/diskimage1'/>"].join('\n'),
       changes: [{ what: 'vda driver', from: '(unset)', to: 'cache=none queues=2' }],
       restarts: ['test restarts: the new vda driver takes effect at its next boot']
     })
@@ -263,9 +258,11 @@ describe('runs:start and the consent to change domains', () => {
     expect(list.runs).toEqual([])
   })
 
-  it('a sweep is the CLI\'s for now, said before anything runs', async () => {
-    const sweep = await dispatch(api.handlers, 'runs:start', { plan: plan({ variants: [], sweep: { target: 'vm', domain: 'guest-1', factors: { cache: ['none', 'writeback'] } } }), changeDomains: true })
-    expect(sweep).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/virtbench run --change-domains PRESET\.json/) } })
+  it('a sweep without the consent is refused before anything runs (tests/integration/scenario/sweep-store.test.ts runs one with it)', async () => {
+    const sweep = await dispatch(api.handlers, 'runs:start', { plan: plan({ variants: [], sweep: { target: 'vm', domain: 'guest-1', factors: { cache: ['none', 'writeback'] } } }) })
+    expect(sweep).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/guest-1/) } })
+    const list = await call<{ runs: unknown[] }>('runs:list', undefined)
+    expect(list.runs).toEqual([])
   })
 
   it('with the consent, the run applies the setup through the host, and a host without virsh fails it before any job', async () => {

@@ -168,7 +168,12 @@ function SweepCellView({ cell }: { cell: SweepCell }): ReactElement {
     <td>
       <span className="results-sweep-value">{cell.value}</span>{' '}
       {cell.relativePct !== undefined ? <span className="results-sweep-rel">{cell.relativePct.toFixed(0)} %</span> : cell.difference ? <span className="results-sweep-rel">{cell.difference}</span> : null}
-      {cell.verdict ? <span className={`results-sweep-verdict results-sweep-verdict-${cell.verdict}`}>{VERDICT_WORDS[cell.verdict]}</span> : null}
+      {cell.verdict ? (
+        <>
+          {' '}
+          <span className={`results-sweep-verdict results-sweep-verdict-${cell.verdict}`}>{VERDICT_WORDS[cell.verdict]}</span>
+        </>
+      ) : null}
     </td>
   )
 }
