@@ -1,7 +1,7 @@
 import { existsSync, promises as fs } from 'node:fs'
 import path from 'node:path'
 import { ComparisonPlanSchema, type ComparisonPlan } from '../../shared/model/plan'
-import { RUN_KIND, RunDocumentSchema, summarizeRun, type Job, type RunDocument, type RunStatus, type RunSummary } from '../../shared/model/run'
+import { RUN_KIND, RunDocumentSchema, baselineLabelOf, jobTally, summarizeRun, type Job, type RunDocument, type RunStatus, type RunSummary } from '../../shared/model/run'
 import { expandSweep, sweepSteps, type SweepStep } from '../../shared/sweep/expand'
 import { writeFileAtomic } from '../fs/atomic-file'
 
@@ -507,7 +507,7 @@ export interface SweepFolder {
  * when every step completed, the status of the step that ended it, or interrupted (a crash
  * between or during steps: resume it).
  */
-function sweepStatus(dir: string, total: number, steps: readonly SweepFolderStep[], lock: string): RunStatus {
+function sweepStatus(total: number, steps: readonly SweepFolderStep[], lock: string): RunStatus {
   const pid = Number(lock.trim())
   if (lock !== '' && Number.isInteger(pid) && pid > 0 && processAlive(pid)) return 'running'
   const last = steps.at(-1)
@@ -533,7 +533,7 @@ export async function readSweep(dir: string): Promise<SweepFolder> {
     steps.push({ label: run.targets.find((t) => t.role === 'variant')?.label ?? name, dir: name, status: run.status, run })
   }
   const lock = await fs.readFile(path.join(dir, LOCK_FILE), 'utf8').catch(() => '')
-  const status = sweepStatus(dir, total, steps, lock)
+  const status = sweepStatus(total, steps, lock)
   const runs = steps.flatMap((s) => (s.run ? [s.run] : []))
   const first = runs[0]
   const latest = runs.at(-1)
@@ -541,7 +541,6 @@ export async function readSweep(dir: string): Promise<SweepFolder> {
   const name = record.name ?? record.plan.name
   const createdAt = first?.createdAt ?? (await fs.stat(path.join(dir, SWEEP_FILE))).mtime.toISOString()
   const endedAt = status !== 'running' ? latest?.endedAt : undefined
-  const jobs = runs.flatMap((r) => r.jobs)
   const summary: RunSummary = {
     id,
     name,
@@ -549,9 +548,9 @@ export async function readSweep(dir: string): Promise<SweepFolder> {
     status,
     createdAt,
     ...(endedAt ? { endedAt } : {}),
-    baseline: (first ? summarizeRun(first).baseline : undefined) ?? record.plan.baseline.target,
+    baseline: first ? baselineLabelOf(first) : record.plan.baseline.target,
     variants: record.variants.map((v) => v.label),
-    jobs: { total: jobs.length, succeeded: jobs.filter((j) => j.status === 'succeeded').length, failed: jobs.filter((j) => j.status === 'failed').length },
+    jobs: jobTally(runs.flatMap((r) => r.jobs)),
     sweep: { guest: sweep.target, domain: sweep.domain, steps: total, completed: steps.filter((s) => s.status === 'completed').length, ...(latest && status === 'running' ? { current: steps.at(-1)!.label } : {}) }
   }
   const run = (): RunDocument => {

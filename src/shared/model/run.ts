@@ -300,8 +300,18 @@ export interface RunSummary {
   sweep?: { guest: string; domain: string; steps: number; completed: number; current?: string }
 }
 
+/** How many jobs there are, and how many succeeded and failed (a run's, or a sweep's steps' together). */
+export function jobTally(jobs: readonly Pick<Job, 'status'>[]): RunSummary['jobs'] {
+  return { total: jobs.length, succeeded: jobs.filter((j) => j.status === 'succeeded').length, failed: jobs.filter((j) => j.status === 'failed').length }
+}
+
+/** How a run names its baseline: its target's label, else the plan's target. */
+export function baselineLabelOf(run: Pick<RunDocument, 'targets' | 'plan'>): string {
+  return run.targets.find((t) => t.role === 'baseline')?.label ?? run.plan.baseline.target
+}
+
 export function summarizeRun(run: RunDocument): RunSummary {
-  const baseline = run.targets.find((t) => t.role === 'baseline')?.label ?? run.plan.baseline.target
+  const baseline = baselineLabelOf(run)
   return {
     id: run.id,
     name: run.name,
@@ -311,11 +321,7 @@ export function summarizeRun(run: RunDocument): RunSummary {
     ...(run.endedAt ? { endedAt: run.endedAt } : {}),
     baseline,
     variants: run.targets.filter((t) => t.role === 'variant').map((t) => t.label),
-    jobs: {
-      total: run.jobs.length,
-      succeeded: run.jobs.filter((j) => j.status === 'succeeded').length,
-      failed: run.jobs.filter((j) => j.status === 'failed').length
-    },
+    jobs: jobTally(run.jobs),
     ...(run.source ? { source: { kind: run.source.kind, title: run.source.title } } : {})
   }
 }
