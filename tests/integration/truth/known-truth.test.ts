@@ -2,7 +2,9 @@
  * Proof against a known truth (issue 21): VirtBench measures targets whose speed the test sets
  * (a CPU quota, a disk throttle, a network rate limit; tests/harness/truth/, docs/known-truth.md)
  * and must report the truth: a guest given 40 % of the baseline's limit comes out at 40 % ± 3
- * points with the verdict "slower", and a twin of the baseline (the same limits) comes out "same".
+ * points with the verdict "slower", and a twin of the baseline (the same limits) comes out "same"
+ * (its whole interval within 100 % ± 5: the plans' margin, wide enough for the ± 2 points the
+ * adaptive repetitions stop at; tests/harness/truth-run.ts).
  * The truth comes from the limits, so this holds on a loaded machine. `npm run bench:truth` prints
  * the same cases as a table.
  */
