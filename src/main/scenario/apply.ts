@@ -10,13 +10,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { DomainSetup } from '../../shared/model/scenario'
+import { quoteSh } from '../../shared/shell-quote'
 import type { DomainStageEvent } from '../../shared/sweep/stage-event'
 import { writeFileAtomic } from '../fs/atomic-file'
 import type { Session } from '../ssh/types'
-import { describeChanges, editDomain, editStep, type DomainChange, type InForce } from './domain-edit'
+import { describeChanges, editDomain, editStep, liveDifference, storageSources, type DomainChange, type InForce, type LiveValues } from './domain-edit'
 import { DEFAULT_RESTART, defineDomain, domainState, readDomain, restartDomain, serialTail, type RestartDeadlines } from './domain-state'
 import { describeFailed, guestChecks, hostChecks, probeGuest, type Check } from './guest-check'
-import { ScenarioError, virshOrFail, type DomainHost } from './virsh'
+import { ScenarioError, virsh, virshOrFail, type DomainHost } from './virsh'
 
 /** The guest as VirtBench logs in to it; its next command reconnects after a restart. */
 export interface GuestAccess {
@@ -33,8 +34,10 @@ export interface ApplyOptions {
   restart?: RestartDeadlines
   /** How long the guest may take to answer SSH after its restart. */
   bootTimeoutMs?: number
-  /** Time between SSH attempts while the guest boots. */
+  /** Time between SSH attempts while the guest boots (and between checks while a live change settles). */
   bootPollMs?: number
+  /** How long the guest may take to show a change applied live (CPUs onlined, balloon) before it is restarted instead. */
+  liveSettleMs?: number
   /** The edit is valid and about to be defined: its diff can be kept (a failure after it still has it). */
   onEdited?: (edit: { changes: DomainChange[]; diff: string; restarts: string[] }) => Promise<void>
   /** What is being done, in words, and as a structured stage (docs/scenarios.md#applying-step-by-step). */
@@ -46,6 +49,8 @@ export interface Applied {
   changes: DomainChange[]
   diff: string
   restarts: string[]
+  /** The values set on the running guest when the change was applied live (no restart). */
+  live?: LiveValues
   checks: Check[]
   /** Milliseconds: defining and restarting the domain, then waiting for SSH; then verifying. */
   timings: { restartMs: number; bootMs: number; verifyMs: number }
@@ -151,11 +156,36 @@ function notBack(guest: GuestAccess, domain: string, wait: GuestWait, timeoutMs:
     : `${guest.label} did not answer SSH within ${Math.round(timeoutMs / 1000)} s`
 }
 
+/**
+ * The prepared disks a storage swap points the domain at exist on the host (`test -f` of a file,
+ * `test -b` of a block device, through its sudo), before anything changes.
+ */
+export async function checkStorageOnHost(host: DomainHost, domain: string, setups: readonly DomainSetup[]): Promise<void> {
+  const seen = new Set<string>()
+  const missing: string[] = []
+  for (const setup of setups) {
+    if (!setup.storage) continue
+    for (const { disk, path: file, kind } of storageSources(setup.storage)) {
+      const key = `${kind} ${file}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      const r = await host.session.exec({ script: `test ${kind === 'block' ? '-b' : '-f'} ${quoteSh(file)}` }, { timeoutMs: 30_000, ...(host.sudo ? { sudo: host.sudo } : {}) })
+      if (r.timedOut) throw new ScenarioError('validate', `${host.label} did not answer within 30 s whether ${file} exists (for ${disk} of domain ${domain}); nothing was changed: check the host and try again`)
+      if (r.exitCode !== 0) {
+        const make = kind === 'block' ? `create the logical volume (lvcreate -L 10G -n NAME VG)` : setup.storage.backend === 'file-qcow2' ? `create it (qemu-img create -f qcow2 ${file} 10G)` : `create it (qemu-img create -f raw ${file} 10G)`
+        missing.push(`${host.label} has no ${kind === 'block' ? 'block device' : 'file'} ${file} for ${disk} (storage ${setup.storage.backend}): ${make}, or correct the path in the plan`)
+      }
+    }
+  }
+  if (missing.length > 0) throw new ScenarioError('validate', `${domain} on ${host.label} cannot take the storage asked for, nothing was changed: ${missing.join('; ')}`)
+}
+
 /** Validates the setup against the domain without changing anything: the same errors applyDomainSetup gives. */
 export async function checkDomainSetup(host: DomainHost, domain: string, setup: DomainSetup): Promise<{ diff: string; changes: DomainChange[]; restarts: string[] }> {
   const info = await readDomain(host, domain)
   const edit = editDomain(domain, info.xml, setup)
   if (!edit.ok) throw new ScenarioError('validate', `${domain} on ${host.label} cannot take this setup, nothing was changed: ${edit.errors.join('; ')}`)
+  await checkStorageOnHost(host, domain, [setup])
   return edit
 }
 
@@ -172,6 +202,7 @@ export async function checkDomainSetups(host: DomainHost, domain: string, setups
   if (refused.length > 0) {
     throw new ScenarioError('validate', `${domain} on ${host.label} cannot take ${refused.length === 1 ? 'one combination' : `${refused.length} combinations`} of the sweep, nothing was changed: ${refused.join(' | ')}`)
   }
+  await checkStorageOnHost(host, domain, setups.map((s) => s.setup))
 }
 
 /** Applies `setup` to the domain and verifies it; the original is saved first. Throws ScenarioError. */
@@ -181,19 +212,24 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
   // every step starts from the original (a sweep's earlier step may have renamed a disk), compared with the domain as it is
   const edit = editStep(domain, savedOriginal(opts.originalsDir, domain) ?? info.xml, info.xml, setup, readInForce(opts.originalsDir, domain))
   if (!edit.ok) throw new ScenarioError('validate', `${domain} on ${host.label} cannot take this setup, nothing was changed: ${edit.errors.join('; ')}`)
+  if (edit.changes.length > 0) await checkStorageOnHost(host, domain, [setup])
   await saveOriginal(opts.originalsDir, { domain, host: host.label, persistent: info.persistent, xml: info.xml })
   await opts.onEdited?.(edit)
 
   const started = Date.now()
+  let live = edit.live && info.state === 'running' ? edit.live : undefined
   if (edit.changes.length > 0) {
     say(`${domain}: ${describeChanges(edit.changes)}`, { kind: 'define', status: 'done', detail: describeChanges(edit.changes) })
     await defineDomain(host, domain, edit.xml, 'apply')
     const defined = await readDomain(host, domain)
-    say(`${domain}: restarting`, { kind: 'restart', status: 'running' })
-    await restartDomain(host, domain, opts.restart ?? DEFAULT_RESTART, opts.signal)
+    if (live && !(await applyLive(host, domain, live, say))) live = undefined
+    if (!live) {
+      say(`${domain}: restarting`, { kind: 'restart', status: 'running' })
+      await restartDomain(host, domain, opts.restart ?? DEFAULT_RESTART, opts.signal)
+    }
     // recorded once the restart is done: a step resumed after a kill then finds its setup in force, with no restart
     await writeFileAtomic(inForcePath(opts.originalsDir, domain), `${JSON.stringify({ xml: edit.xml, defined: defined.xml } satisfies InForce)}\n`)
-    say(`${domain}: waiting for ${guest.label} to answer SSH`, { kind: 'ssh', status: 'running' })
+    say(`${domain}: waiting for ${guest.label} to answer SSH`, { kind: 'ssh', status: live ? 'skipped' : 'running' })
   } else {
     say(`${domain}: has this setup already, no restart`, { kind: 'define', status: 'skipped', detail: 'nothing to change' })
   }
@@ -210,13 +246,60 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
     )
   }
   const verifyStart = Date.now()
-  const live = await virshOrFail(host, 'verify', ['dumpxml', domain], `Check domain ${domain} on ${host.label}.`)
-  const virtioDisks = [...live.matchAll(/<target dev='([a-z]+)' bus='virtio'\/>/g)].map((m) => m[1]!)
-  const checks = [...hostChecks(setup, live), ...guestChecks(setup, await probeGuest(guest.session), virtioDisks)]
+  let checks = await verifySetup(host, domain, setup, guest, live ? (opts.liveSettleMs ?? 60_000) : 0, opts.bootPollMs ?? 2000, opts.signal)
+  if (live && checks.some((c) => !c.ok)) {
+    // the guest did not take the live change (no CPU onlined, no balloon driver): its next boot does
+    say(`${domain}: ${guest.label} did not take the change live (${describeFailed(checks)}); restarting`, { kind: 'restart', status: 'running', detail: 'not taken live' })
+    await restartDomain(host, domain, opts.restart ?? DEFAULT_RESTART, opts.signal)
+    const again = await waitForGuest(guest, bootTimeoutMs, opts.bootPollMs, opts.signal, { host, domain })
+    if (!again.up) throw new ScenarioError('boot', `${notBack(guest, domain, again, bootTimeoutMs)} after ${domain} was restarted on ${host.label}; the original configuration is put back`, `XML diff:\n${edit.diff}`)
+    live = undefined
+    checks = await verifySetup(host, domain, setup, guest, 0, 0, opts.signal)
+  }
   const verifyMs = Date.now() - verifyStart
   if (checks.some((c) => !c.ok)) throw new ScenarioError('verify', `${domain} did not take the setup: ${describeFailed(checks)}`, `XML diff:\n${edit.diff}`)
   say(`${domain}: verified (${checks.length} checks)`, { kind: 'verify', status: 'done', detail: checks.map((c) => `${c.where} ${c.what} ${c.seen}`).join(', ') })
-  return { changes: edit.changes, diff: edit.diff, restarts: edit.restarts, checks, timings: { restartMs, bootMs, verifyMs } }
+  return { changes: edit.changes, diff: edit.diff, restarts: edit.restarts, ...(live ? { live } : {}), checks, timings: { restartMs, bootMs, verifyMs } }
+}
+
+/** "vCPUs 2, memory 524288 KiB" */
+function describeLive(live: LiveValues): string {
+  return [live.vcpus !== undefined ? `vCPUs ${live.vcpus}` : '', live.memoryKiB !== undefined ? `memory ${live.memoryKiB} KiB` : ''].filter((p) => p !== '').join(', ')
+}
+
+/**
+ * Sets the live values on the running domain (`virsh setvcpus --live`, `virsh setmem --live`; its
+ * configuration is already defined). False when libvirt refuses one: the caller restarts instead.
+ */
+async function applyLive(host: DomainHost, domain: string, live: LiveValues, say: (message: string, stage?: StageMark) => void, restore = false): Promise<boolean> {
+  const commands: string[][] = []
+  if (live.vcpus !== undefined) commands.push(['setvcpus', domain, String(live.vcpus), '--live'])
+  if (live.memoryKiB !== undefined) commands.push(['setmem', domain, `${live.memoryKiB}KiB`, '--live'])
+  for (const args of commands) {
+    const r = await virsh(host, args)
+    if (!r.ok) {
+      say(`${domain}: virsh ${args.join(' ')} failed (${r.said}); restarting instead`, { kind: restore ? 'restore' : 'restart', status: 'running', detail: `not applied live: ${r.said}` })
+      return false
+    }
+  }
+  say(`${domain}: applied live (${describeLive(live)}), no restart`, restore ? { kind: 'restore', status: 'running', detail: `applied live: ${describeLive(live)}, no restart` } : { kind: 'restart', status: 'skipped', detail: `applied live: ${describeLive(live)}` })
+  return true
+}
+
+/**
+ * The checks of the setup on the host (live XML) and in the guest; with `settleMs`, repeated
+ * until they pass or that time has passed (a guest onlines hot-added CPUs, and its balloon
+ * gives memory back, a moment after the change).
+ */
+async function verifySetup(host: DomainHost, domain: string, setup: DomainSetup, guest: GuestAccess, settleMs: number, pollMs: number, signal?: AbortSignal): Promise<Check[]> {
+  const until = Date.now() + settleMs
+  for (;;) {
+    const live = await virshOrFail(host, 'verify', ['dumpxml', domain], `Check domain ${domain} on ${host.label}.`)
+    const virtioDisks = [...live.matchAll(/<target dev='([a-z]+)' bus='virtio'\/>/g)].map((m) => m[1]!)
+    const checks = [...hostChecks(setup, live), ...guestChecks(setup, await probeGuest(guest.session), virtioDisks)]
+    if (checks.every((c) => c.ok) || Date.now() >= until || signal?.aborted) return checks
+    await sleep(Math.min(pollMs, Math.max(0, until - Date.now())))
+  }
 }
 
 /**
@@ -231,7 +314,14 @@ export async function restoreDomain(host: DomainHost, saved: SavedDomain, guest:
     if (err instanceof ScenarioError && /has no libvirt domain/.test(err.message)) return undefined
     throw err
   })
-  if (!now || now.xml !== saved.xml || now.state !== 'running' || now.persistent !== saved.persistent) {
+  // what differs only in live values (vCPUs within the maximum, memory within <memory>) is put back live too
+  const live = now && now.state === 'running' && now.persistent === saved.persistent ? liveDifference(now.xml, saved.xml) : undefined
+  if (live && now) {
+    say(`${saved.domain}: restoring its original configuration, live`, { kind: 'restore', status: 'running', detail: `virsh define of the saved original, then live: ${describeLive(live)}` })
+    await defineDomain(host, saved.domain, saved.xml, 'restore')
+    if (!(await applyLive(host, saved.domain, live, say, true))) await restartDomain(host, saved.domain, opts.restart ?? DEFAULT_RESTART)
+    if (!saved.persistent) await virshOrFail(host, 'restore', ['undefine', saved.domain], `${saved.domain} runs with its original configuration but stays defined.`)
+  } else if (!now || now.xml !== saved.xml || now.state !== 'running' || now.persistent !== saved.persistent) {
     say(`${saved.domain}: restoring its original configuration`, { kind: 'restore', status: 'running', detail: 'virsh define of the saved original, restart' })
     await defineDomain(host, saved.domain, saved.xml, 'restore')
     await restartDomain(host, saved.domain, opts.restart ?? DEFAULT_RESTART)

@@ -5,10 +5,10 @@
  * libvirt does not know). Pure. Only the attributes and texts the setup names are rewritten:
  * every other byte of the XML stays as it was (docs/scenarios.md).
  */
-import { DISK_BUSES, type DiskBus, type DomainSetup } from '../../shared/model/scenario'
+import { DISK_BUSES, type DiskBus, type DomainSetup, type SwapBackend } from '../../shared/model/scenario'
 import { child, children, parseXml, type XmlElement } from '../engine/environment/xml'
 import { lineDiff } from './line-diff'
-import { appendChild, applyEdits, prependChild, removeAttribute, removeElement, setAttribute, setText, textOf, type TextEdit } from './xml-edit'
+import { appendChild, applyEdits, elementEnd, escapeXml, prependChild, removeAttribute, removeElement, setAttribute, setText, textOf, type TextEdit } from './xml-edit'
 
 /** One thing that changes, for the review and the run log: "vda cache: writeback -> none". */
 export interface DomainChange {
@@ -24,8 +24,13 @@ export type DomainEditResult =
       /** Line diff of the old and new XML (empty when nothing changes). */
       diff: string
       changes: DomainChange[]
-      /** Why the domain must be restarted (every change here takes effect at its next boot); empty: no restart. */
+      /**
+       * For the review: why the domain restarts (a change that takes effect at its next boot), or
+       * the changes applied live ("vCPUs: 1 -> 2, applied live, no restart"); empty: nothing changes.
+       */
       restarts: string[]
+      /** Set when every change can be applied to the running guest (`virsh setvcpus` / `setmem --live`): no restart. */
+      live?: LiveValues
     }
   | { ok: false; errors: string[] }
 
@@ -130,6 +135,20 @@ class Editor {
   }
 }
 
+/** What `virsh setvcpus --live` and `virsh setmem --live` set on a running domain. */
+export interface LiveValues {
+  vcpus?: number
+  memoryKiB?: number
+}
+
+/** The domain's maximum vCPU count (`<vcpu>`'s text; 1 without one). */
+function maxVcpusOf(text: string, root: XmlElement): number | undefined {
+  const vcpu = child(root, 'vcpu')
+  if (!vcpu) return 1
+  const max = textOf(text, vcpu)
+  return /^[0-9]+$/.test(max) ? Number(max) : undefined
+}
+
 function vcpusOf(text: string, root: XmlElement): number | undefined {
   const vcpu = child(root, 'vcpu')
   if (!vcpu) return 1
@@ -164,6 +183,7 @@ function validate(domain: string, text: string, view: DomainView, setup: DomainS
       errors.push(`domain ${domain} has a SCSI controller that is not virtio-scsi: move the disk by hand, or remove that controller first`)
     }
   }
+  if (setup.storage) errors.push(...validateStorage(domain, view, setup.storage))
   const targets = view.disks.filter((d) => !setup.disks || setup.disks.includes(d.dev))
   for (const disk of targets) {
     const diskBus = bus?.disk === disk.dev ? bus.to : disk.bus
@@ -190,7 +210,9 @@ function validate(domain: string, text: string, view: DomainView, setup: DomainS
   }
   if (setup.vcpus !== undefined) {
     const topology = child(child(view.root, 'cpu') ?? view.root, 'topology')
-    if (topology) {
+    const max = maxVcpusOf(text, view.root)
+    // within the maximum the topology (of the maximum) stays as it is
+    if (topology && (max === undefined || setup.vcpus > max)) {
       const product = ['sockets', 'dies', 'cores', 'threads'].reduce((p, k) => p * Number(topology.attributes.get(k) ?? '1'), 1)
       if (product !== setup.vcpus) errors.push(`domain ${domain} has a CPU topology of ${product} vCPUs (<cpu><topology>): change it to ${setup.vcpus} by hand, or sweep vcpus in multiples it allows`)
     }
@@ -201,6 +223,64 @@ function validate(domain: string, text: string, view: DomainView, setup: DomainS
     if (!memory || kib(text, memory) === undefined) errors.push(`domain ${domain} has no <memory> VirtBench can read`)
   }
   return errors
+}
+
+/** How each backend is written in a `<disk>`: its type, its `<driver type>`, and the `<source>` attribute naming it. */
+const BACKEND_XML: Record<SwapBackend, { type: 'file' | 'block'; format: 'raw' | 'qcow2'; attribute: 'file' | 'dev' }> = {
+  'file-raw': { type: 'file', format: 'raw', attribute: 'file' },
+  'file-qcow2': { type: 'file', format: 'qcow2', attribute: 'file' },
+  lvm: { type: 'block', format: 'raw', attribute: 'dev' }
+}
+
+export function storageXml(backend: SwapBackend): (typeof BACKEND_XML)[SwapBackend] {
+  return BACKEND_XML[backend]
+}
+
+/** The host side of a storage swap: what must exist there before the change (`test -f` of a file, `test -b` of a block device). */
+export function storageSources(storage: NonNullable<DomainSetup['storage']>): { disk: string; path: string; kind: 'file' | 'block' }[] {
+  const xml = BACKEND_XML[storage.backend]
+  return Object.entries(storage.sources).map(([disk, path]) => ({ disk, path, kind: xml.type }))
+}
+
+function validateStorage(domain: string, view: DomainView, storage: NonNullable<DomainSetup['storage']>): string[] {
+  const errors: string[] = []
+  const devs = view.disks.map((d) => d.dev)
+  const paths = new Map<string, string>()
+  for (const [dev, path] of Object.entries(storage.sources)) {
+    const disk = view.disks.find((d) => d.dev === dev)
+    if (!disk) {
+      errors.push(`domain ${domain} has no disk ${dev} to point at ${path} (its disks are ${devs.join(', ') || 'none'}): name a disk by its <target dev> in virsh dumpxml ${domain}`)
+      continue
+    }
+    if (view.bootDisk() === dev && !storage.allowBootDisk) {
+      errors.push(`${dev} is the disk domain ${domain} boots from: VirtBench swaps the storage of data disks only; name a data disk, or allow it explicitly (allowBootDisk, storageBootDisk in a sweep) when ${path} boots the guest`)
+    }
+    const type = disk.element.attributes.get('type') ?? 'file'
+    if (type !== 'file' && type !== 'block') {
+      errors.push(`${dev} of domain ${domain} is a ${type} disk: VirtBench swaps file and block disks only; change it by hand`)
+    }
+    const other = paths.get(path)
+    if (other) errors.push(`${dev} and ${other} of domain ${domain} would both use ${path}: give each disk a prepared disk of its own`)
+    paths.set(path, dev)
+  }
+  return errors
+}
+
+function editStorage(editor: Editor, disk: Disk, backend: SwapBackend, path: string): void {
+  const xml = BACKEND_XML[backend]
+  editor.attribute(disk.element, 'type', xml.type, `${disk.dev} disk type`)
+  const source = child(disk.element, 'source')
+  if (!source) {
+    editor.add(disk.element, `<source ${xml.attribute}='${escapeXml(path)}'/>`, `${disk.dev} source`, path)
+    return
+  }
+  const other = xml.attribute === 'file' ? 'dev' : 'file'
+  const from = source.attributes.get(other) ?? source.attributes.get(xml.attribute) ?? '(unset)'
+  if (from === path && source.attributes.get(xml.attribute) === path) return
+  const removed = removeAttribute(editor.text, source, other)
+  if (removed) editor.edits.push(removed)
+  editor.edits.push(setAttribute(editor.text, source, xml.attribute, path))
+  editor.changes.push({ what: `${disk.dev} source`, from, to: path })
 }
 
 function freeDev(view: DomainView, bus: DiskBus, current: string): string {
@@ -218,8 +298,15 @@ function editDisks(editor: Editor, view: DomainView, setup: DomainSetup): void {
   for (const disk of view.disks) {
     const moved = setup.bus?.disk === disk.dev ? setup.bus.to : undefined
     if (moved && moved !== disk.bus) moveDisk(editor, view, disk, moved, setup.queues)
-    if (setup.disks && !setup.disks.includes(disk.dev)) continue
+    const swapped = setup.storage?.sources[disk.dev]
+    if (swapped !== undefined) editStorage(editor, disk, setup.storage!.backend, swapped)
+    const format = swapped !== undefined ? BACKEND_XML[setup.storage!.backend].format : undefined
+    if (setup.disks && !setup.disks.includes(disk.dev)) {
+      if (format) formatOnly(editor, disk, format)
+      continue
+    }
     const attrs: [string, string | undefined][] = [
+      ['type', format],
       ['cache', setup.cache],
       ['io', setup.io],
       ['queues', (moved ?? disk.bus) === 'virtio-blk' && setup.queues !== undefined ? String(setup.queues) : undefined]
@@ -240,6 +327,12 @@ function editDisks(editor: Editor, view: DomainView, setup: DomainSetup): void {
   }
 }
 
+/** The `<driver type>` of a swapped disk that cache, io and queues leave alone. */
+function formatOnly(editor: Editor, disk: Disk, format: string): void {
+  if (disk.driver) editor.attribute(disk.driver, 'type', format, `${disk.dev} type`)
+  else editor.add(disk.element, `<driver name='qemu' type='${format}'/>`, `${disk.dev} driver`, `type=${format}`, true)
+}
+
 function moveDisk(editor: Editor, view: DomainView, disk: Disk, to: DiskBus, queues: number | undefined): void {
   const target = child(disk.element, 'target')!
   const dev = freeDev(view, to, disk.dev)
@@ -258,14 +351,29 @@ function editMachine(editor: Editor, text: string, view: DomainView, setup: Doma
   if (setup.vcpus !== undefined) {
     const vcpu = child(view.root, 'vcpu')
     const value = String(setup.vcpus)
-    if (vcpu) {
+    const max = maxVcpusOf(text, view.root)
+    if (vcpu && max !== undefined && setup.vcpus <= max) {
+      // within the maximum only the current count changes: a running guest can take it live (virsh setvcpus --live)
+      const from = String(vcpusOf(text, view.root) ?? max)
+      if (from !== value) {
+        if (setup.vcpus === max) {
+          const edit = removeAttribute(text, vcpu, 'current')
+          if (edit) editor.edits.push(edit)
+        } else editor.edits.push(setAttribute(text, vcpu, 'current', value))
+        editor.changes.push({ what: 'vCPUs', from, to: value })
+      }
+    } else if (vcpu) {
       editor.elementText(vcpu, value, 'vCPUs')
       if (vcpu.attributes.has('current')) editor.attribute(vcpu, 'current', value, 'vCPUs (current)')
     } else editor.add(view.root, `<vcpu>${value}</vcpu>`, 'vCPUs', value)
   }
   if (setup.memoryMiB !== undefined) {
     const value = String(setup.memoryMiB * 1024)
-    for (const name of ['memory', 'currentMemory']) {
+    const memory = child(view.root, 'memory')
+    const current = child(view.root, 'currentMemory')
+    // within <memory>, with a balloon and a <currentMemory>, only the current memory changes: a running guest can take it live (virsh setmem --live)
+    const names = memory && current && hasBalloon(view) && setup.memoryMiB * 1024 <= (kib(text, memory) ?? 0) ? ['currentMemory'] : ['memory', 'currentMemory']
+    for (const name of names) {
       const element = child(view.root, name)
       if (!element || kib(text, element) === setup.memoryMiB * 1024) continue
       editor.elementText(element, value, name, `${setup.memoryMiB} MiB`)
@@ -280,6 +388,55 @@ function editMachine(editor: Editor, text: string, view: DomainView, setup: Doma
       else editor.add(nic, `<driver queues='${setup.nicQueues}'/>`, what, String(setup.nicQueues))
     })
   }
+}
+
+function hasBalloon(view: DomainView): boolean {
+  const balloon = view.devices ? child(view.devices, 'memballoon') : undefined
+  return balloon !== undefined && balloon.attributes.get('model') !== 'none'
+}
+
+/** The element's bytes in `text`, from its `<` to the end of its closing tag. */
+function markupOf(text: string, element: XmlElement | undefined): string | undefined {
+  return element && text.slice(element.at, elementEnd(text, element))
+}
+
+/**
+ * The values `virsh setvcpus --live` / `setmem --live` set to turn the domain `from` into `to`,
+ * when that is all that differs: `to` is `from` with another `<vcpu>` current count (the maximum
+ * kept) and another `<currentMemory>` (within `<memory>`, with a balloon). Undefined when
+ * anything else differs (a restart is needed), or nothing does.
+ */
+export function liveDifference(from: string, to: string): LiveValues | undefined {
+  if (from === to) return undefined
+  const a = parseXml(from)
+  const b = parseXml(to)
+  if (!a.ok || !b.ok) return undefined
+  const live: LiveValues = {}
+  const edits: TextEdit[] = []
+  const [vcpuA, vcpuB] = [child(a.root, 'vcpu'), child(b.root, 'vcpu')]
+  if (markupOf(from, vcpuA) !== markupOf(to, vcpuB)) {
+    if (!vcpuA || !vcpuB || maxVcpusOf(from, a.root) !== maxVcpusOf(to, b.root)) return undefined
+    const vcpus = vcpusOf(to, b.root)
+    if (vcpus === undefined) return undefined
+    live.vcpus = vcpus
+    edits.push({ start: vcpuA.at, end: elementEnd(from, vcpuA), text: markupOf(to, vcpuB)! })
+  }
+  const [memA, memB] = [child(a.root, 'currentMemory'), child(b.root, 'currentMemory')]
+  if (markupOf(from, memA) !== markupOf(to, memB)) {
+    const memory = child(b.root, 'memory')
+    const memoryKiB = memB && kib(to, memB)
+    if (!memA || !memB || !memory || memoryKiB === undefined || memoryKiB > (kib(to, memory) ?? 0) || !hasBalloon(new DomainView(b.root))) return undefined
+    live.memoryKiB = Math.round(memoryKiB)
+    edits.push({ start: memA.at, end: elementEnd(from, memA), text: markupOf(to, memB)! })
+  }
+  return edits.length > 0 && applyEdits(from, edits) === to ? live : undefined
+}
+
+/** For the review: why the domain restarts, or that its changes are applied live. */
+function restartsOf(domain: string, changes: readonly DomainChange[], live: LiveValues | undefined): string[] {
+  if (changes.length === 0) return []
+  if (live) return changes.map((c) => `${c.what}: ${c.from} -> ${c.to}, applied live, no restart`)
+  return [`${domain} restarts: the new ${changes.map((c) => c.what).join(', ')} take${changes.length === 1 ? 's' : ''} effect at its next boot`]
 }
 
 /** Applies `setup` to the domain XML `xml` of the domain called `domain`. */
@@ -297,12 +454,14 @@ export function editDomain(domain: string, xml: string, setup: DomainSetup): Dom
   // a change libvirt reads back differently (or not at all) must not pass silently
   const reread = parseXml(next)
   if (!reread.ok) return { ok: false, errors: [`editing the XML of ${domain} made it unreadable (a VirtBench bug): ${reread.error}`] }
-  return { ok: true, xml: next, diff: lineDiff(xml, next), changes: editor.changes, restarts: restartsOf(domain, editor.changes) }
+  return withLive(domain, { ok: true, xml: next, diff: lineDiff(xml, next), changes: editor.changes, restarts: [] }, xml)
 }
 
-/** Why the domain restarts for these changes (each takes effect at its next boot); empty: no restart. */
-function restartsOf(domain: string, changes: readonly DomainChange[]): string[] {
-  return changes.length > 0 ? [`${domain} restarts: the new ${changes.map((c) => c.what).join(', ')} take${changes.length === 1 ? 's' : ''} effect at its next boot`] : []
+/** Decides the restart: none when the domain as it is (`current`) becomes `edit.xml` by live changes alone. */
+function withLive(domain: string, edit: Extract<DomainEditResult, { ok: true }>, current: string): DomainEditResult {
+  const live = liveDifference(current, edit.xml)
+  const { live: _, ...rest } = edit
+  return { ...rest, restarts: restartsOf(domain, edit.changes, live), ...(live ? { live } : {}) }
 }
 
 /** What VirtBench last put in force on a domain: the XML it defined, and libvirt's `dumpxml --inactive` of it right after. */
@@ -324,14 +483,17 @@ export interface InForce {
 export function editStep(domain: string, original: string, current: string, setup: DomainSetup, inForce?: InForce): DomainEditResult {
   const edit = editDomain(domain, original, setup)
   if (!edit.ok || current === original) return edit
-  if (current === edit.xml || (inForce && inForce.xml === edit.xml && inForce.defined === current)) return { ...edit, diff: '', changes: [], restarts: [] }
+  if (current === edit.xml || (inForce && inForce.xml === edit.xml && inForce.defined === current)) {
+    const { live: _, ...unchanged } = edit
+    return { ...unchanged, diff: '', changes: [], restarts: [] }
+  }
   // told as changes of the domain as it is (each factor set again: "vda io: threads -> io_uring"), whenever the
   // setup reads on it; the XML defined is still the original's edit, and the diff shows every line it changes
   const fromCurrent = editDomain(domain, current, setup)
   if (fromCurrent.ok && fromCurrent.xml === edit.xml) return fromCurrent
-  if (fromCurrent.ok && fromCurrent.changes.length > 0) return { ...fromCurrent, xml: edit.xml, diff: lineDiff(current, edit.xml) }
+  if (fromCurrent.ok && fromCurrent.changes.length > 0) return withLive(domain, { ...fromCurrent, xml: edit.xml, diff: lineDiff(current, edit.xml) }, current)
   const changes = [{ what: 'base', from: "the previous step's XML", to: 'the original XML' }, ...edit.changes]
-  return { ok: true, xml: edit.xml, diff: lineDiff(current, edit.xml), changes, restarts: restartsOf(domain, changes) }
+  return withLive(domain, { ok: true, xml: edit.xml, diff: lineDiff(current, edit.xml), changes, restarts: [] }, current)
 }
 
 /** "vda cache: writeback -> none; vCPUs: 1 -> 2" */

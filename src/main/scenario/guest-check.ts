@@ -5,6 +5,9 @@
  */
 import type { DomainSetup } from '../../shared/model/scenario'
 import { parseDomainDisks } from '../engine/environment/domain-xml'
+import { child, parseXml } from '../engine/environment/xml'
+import { storageXml } from './domain-edit'
+import { textOf } from './xml-edit'
 import type { Session } from '../ssh/types'
 
 /** Prints `cpus N`, `mem KIB`, `disk NAME MQ WRITE_CACHE` and `nic NAME RX_QUEUES` lines. */
@@ -71,6 +74,10 @@ export function guestChecks(setup: DomainSetup, view: GuestView, virtioDisks: re
     if (setup.queues !== undefined) checks.push(check('guest', `${dev} blk-mq queues`, setup.queues, disk?.mq))
     if (setup.cache !== undefined) checks.push(check('guest', `${dev} write_cache`, expectedWriteCache(setup.cache), disk?.writeCache))
   }
+  // a swapped disk is there after the change (a virtio-blk disk is named in the guest as in the XML)
+  for (const dev of Object.keys(setup.storage?.sources ?? {})) {
+    if (virtioDisks.includes(dev)) checks.push(check('guest', `${dev} present`, 'yes', view.disks.has(dev) ? 'yes' : 'no'))
+  }
   if (setup.nicQueues !== undefined) for (const [nic, queues] of view.nics) checks.push(check('guest', `${nic} rx queues`, setup.nicQueues, queues))
   return checks
 }
@@ -85,6 +92,24 @@ export function hostChecks(setup: DomainSetup, liveXml: string): Check[] {
     if (setup.cache !== undefined) checks.push(check('host', `${disk.device} cache`, setup.cache, disk.cache))
     if (setup.io !== undefined) checks.push(check('host', `${disk.device} io`, setup.io, disk.io))
     if (setup.queues !== undefined && (disk.bus === 'virtio-blk' || disk.bus === 'virtio-scsi')) checks.push(check('host', `${disk.device} queues`, setup.queues, disk.queues))
+  }
+  if (setup.storage) {
+    const xml = storageXml(setup.storage.backend)
+    for (const [dev, source] of Object.entries(setup.storage.sources)) {
+      const disk = parsed.disks.find((d) => d.device === dev)
+      checks.push(check('host', `${dev} source`, `${xml.type} ${source}`, disk && `${disk.sourceType ?? '(unset)'} ${disk.source ?? '(unset)'}`))
+      checks.push(check('host', `${dev} format`, xml.format, disk && (disk.format ?? '(unset)')))
+    }
+  }
+  const domain = parseXml(liveXml)
+  if (domain.ok && setup.vcpus !== undefined) {
+    const vcpu = child(domain.root, 'vcpu')
+    checks.push(check('host', 'vCPUs', setup.vcpus, vcpu ? (vcpu.attributes.get('current') ?? textOf(liveXml, vcpu)) : '1'))
+  }
+  if (domain.ok && setup.memoryMiB !== undefined) {
+    const current = child(domain.root, 'currentMemory') ?? child(domain.root, 'memory')
+    const unit = current?.attributes.get('unit') ?? 'KiB'
+    checks.push(check('host', 'current memory', `${setup.memoryMiB * 1024} KiB`, current && `${textOf(liveXml, current)} ${/^kib$/i.test(unit) ? 'KiB' : unit}`))
   }
   if (setup.bus) checks.push(check('host', `${setup.bus.disk} moved to`, setup.bus.to, parsed.disks.find((d) => d.bus === setup.bus?.to && d.source !== undefined)?.bus))
   return checks

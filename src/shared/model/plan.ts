@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AcceptanceSchema } from './criteria'
-import { DISK_BUSES, DISK_CACHES, DomainNameSchema, DomainSetupSchema, IO_MODES, NETWORK_PATHS, ScenarioSchema, type NetworkPath } from './scenario'
+import { DISK_BUSES, DISK_CACHES, DiskDeviceSchema, DomainNameSchema, DomainSetupSchema, HostPathSchema, IO_MODES, NETWORK_PATHS, ScenarioSchema, SWAP_BACKENDS, type NetworkPath } from './scenario'
 import { TargetRoleSchema, type TargetRole } from './target'
 import { AGGREGATES, PACK_IDS, TOOL_IDS } from './tool-ids'
 
@@ -80,6 +80,7 @@ export const SweepSchema = z.strictObject({
       io: values(z.enum(IO_MODES).describe('An io mode'), 'io').optional().describe('io modes of the disks'),
       queues: values(z.number().int().min(1).max(64).describe('A queue count'), 'queues').optional().describe('virtio queues of the disks'),
       bus: values(z.enum(DISK_BUSES).describe('A bus'), 'bus').optional().describe('Buses the data disk busDisk is moved to'),
+      storage: values(z.enum(SWAP_BACKENDS).describe('A storage backend'), 'storage').optional().describe('Storage backends the disks of "storage" are swapped between'),
       vcpus: values(z.number().int().min(1).max(512).describe('A vCPU count'), 'vcpus').optional().describe('vCPU counts'),
       memoryMiB: values(z.number().int().min(64).max(16 * 1024 * 1024).describe('MiB'), 'memoryMiB').optional().describe('Memory sizes in MiB'),
       nicQueues: values(z.number().int().min(1).max(256).describe('A queue count'), 'nicQueues').optional().describe('virtio-net queues of every interface')
@@ -88,6 +89,11 @@ export const SweepSchema = z.strictObject({
     .describe('The values of each factor; every combination is measured'),
   busDisk: DomainSetupSchema.shape.bus.unwrap().shape.disk.optional().describe('The data disk the bus factor moves (its <target dev>)'),
   disks: DomainSetupSchema.shape.disks.describe('The disks cache, io and queues apply to (default: every disk)'),
+  storage: z
+    .record(DiskDeviceSchema, z.partialRecord(z.enum(SWAP_BACKENDS), HostPathSchema))
+    .optional()
+    .describe('For the storage factor: each data disk (its <target dev>) and its prepared disk per backend, such as { "vdb": { "file-raw": "/var/lib/libvirt/images/d.raw", "lvm": "/dev/vg0/bench" } }'),
+  storageBootDisk: z.boolean().optional().describe('Allow the storage factor to swap the disk the guest boots from'),
   order: z
     .enum(['grouped', 'interleaved'])
     .default('grouped')
@@ -234,6 +240,18 @@ export const ComparisonPlanSchema = z
         path: ['network', 'paths'],
         message: 'the eip path is measured from a guest\'s EIP to another guest\'s (study 001\'s "EIP to EIP"): the plan needs two guests (two variants, or a variant and a peer with peerRole "guest")'
       })
+    }
+    const sweepStorage = plan.sweep?.storage
+    if (plan.sweep?.factors.storage && !sweepStorage) {
+      ctx.addIssue({ code: 'custom', path: ['sweep', 'storage'], message: 'sweeping the storage backend points data disks at prepared disks: name each disk and its prepared disk per backend in "storage", such as { "vdb": { "file-raw": "/var/lib/libvirt/images/d.raw" } }' })
+    }
+    for (const [dev, paths] of Object.entries(sweepStorage ?? {})) {
+      for (const backend of plan.sweep?.factors.storage ?? []) {
+        if (!paths[backend]) ctx.addIssue({ code: 'custom', path: ['sweep', 'storage', dev], message: `the storage factor has ${backend}, but ${dev} has no prepared disk for it: add "${backend}": "/path/on/the/host" to storage.${dev}, or remove ${backend} from the factor` })
+      }
+    }
+    if (sweepStorage && !plan.sweep?.factors.storage) {
+      ctx.addIssue({ code: 'custom', path: ['sweep', 'storage'], message: 'storage names prepared disks for the storage factor: add factors.storage (such as ["file-raw", "lvm"]), or remove storage' })
     }
     if (plan.sweep?.factors.bus && !plan.sweep.busDisk) {
       ctx.addIssue({ code: 'custom', path: ['sweep', 'busDisk'], message: 'sweeping the bus moves one data disk: name it in "busDisk" (its <target dev>, such as vdc)' })

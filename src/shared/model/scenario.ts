@@ -41,6 +41,20 @@ export type IoMode = (typeof IO_MODES)[number]
 
 const GUEST_DEVICE = /^[a-z]{2,3}[a-z]{1,3}$/
 
+/** The storage backends VirtBench swaps a data disk between: a file (raw or qcow2), or a block device (an LVM logical volume). */
+export const SWAP_BACKENDS = ['file-raw', 'file-qcow2', 'lvm'] as const satisfies readonly StorageBackend[]
+export type SwapBackend = (typeof SWAP_BACKENDS)[number]
+
+/** A prepared disk on the physical host: an absolute path that a shell and the domain XML take as it is. */
+export const HostPathSchema = z
+  .string()
+  .max(4096)
+  .regex(/^\//, 'a prepared disk is named by its absolute path on the physical host, such as /var/lib/libvirt/images/bench.qcow2')
+  .regex(/^[^'"`$\\\p{Cc}]+$/u, 'a prepared disk\'s path has no quotes, backquotes, $, backslashes, newlines or other control characters')
+  .refine((p) => !p.split('/').some((part) => part === '..' || part === '.'), 'a prepared disk\'s path has no "." or ".." parts: give the path itself')
+
+export const DiskDeviceSchema = z.string().regex(GUEST_DEVICE, 'a disk is named by its <target dev> in the domain XML, such as vdb')
+
 /**
  * What VirtBench sets on a libvirt domain before a variant's jobs (docs/scenarios.md). Unset
  * fields are left as the domain has them. cache, io and queues apply to the disks named in
@@ -62,6 +76,17 @@ export const DomainSetupSchema = z.strictObject({
     })
     .optional()
     .describe('Move one data disk to another bus (the guest must not boot from it)'),
+  storage: z
+    .strictObject({
+      backend: z.enum(SWAP_BACKENDS).describe('file-raw and file-qcow2: a file (<disk type=file>, <driver type=raw|qcow2>); lvm: a block device (<disk type=block>, raw)'),
+      sources: z
+        .record(DiskDeviceSchema, HostPathSchema)
+        .refine((r) => Object.keys(r).length > 0, 'name at least one disk and its prepared disk')
+        .describe('Each data disk (its <target dev>) and the prepared disk on the host it is pointed at'),
+      allowBootDisk: z.boolean().optional().describe('Allow swapping the disk the guest boots from (the prepared disk must then boot)')
+    })
+    .optional()
+    .describe('Point data disks at prepared disks of another storage backend'),
   vcpus: z.number().int().min(1).max(512).optional().describe('vCPU count'),
   memoryMiB: z.number().int().min(64).max(16 * 1024 * 1024).optional().describe('Memory in MiB'),
   nicQueues: z.number().int().min(1).max(256).optional().describe('virtio-net queues of every interface')

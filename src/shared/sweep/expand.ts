@@ -5,7 +5,7 @@
  */
 import type { Sweep } from '../model/plan'
 import type { CompareInput } from '../model/comparison'
-import type { DomainSetup, Scenario } from '../model/scenario'
+import type { DomainSetup, Scenario, SwapBackend } from '../model/scenario'
 
 export interface SweepVariant {
   /** How tables name the combination: "cache=none, queues=2". */
@@ -18,13 +18,17 @@ export interface SweepVariant {
   scenario: Scenario
 }
 
-const FACTOR_ORDER = ['cache', 'io', 'queues', 'bus', 'vcpus', 'memoryMiB', 'nicQueues'] as const
+const FACTOR_ORDER = ['storage', 'cache', 'io', 'queues', 'bus', 'vcpus', 'memoryMiB', 'nicQueues'] as const
 type Factor = (typeof FACTOR_ORDER)[number]
 
 function setupOf(sweep: Sweep, values: Record<string, string | number>): DomainSetup {
   const setup: Record<string, unknown> = {}
   for (const [factor, value] of Object.entries(values)) {
     if (factor === 'bus') setup.bus = { disk: sweep.busDisk ?? '', to: value }
+    else if (factor === 'storage') {
+      const sources = Object.fromEntries(Object.entries(sweep.storage ?? {}).map(([dev, paths]) => [dev, paths[value as SwapBackend] ?? '']))
+      setup.storage = { backend: value, sources, ...(sweep.storageBootDisk ? { allowBootDisk: true } : {}) }
+    }
     else setup[factor] = value
   }
   if (sweep.disks) setup.disks = sweep.disks
@@ -45,6 +49,7 @@ export function expandSweep(sweep: Sweep): SweepVariant[] {
     if (setup.cache) scenario.cache = setup.cache
     if (setup.queues !== undefined) scenario.queues = setup.queues
     if (setup.bus) scenario.bus = setup.bus.to
+    if (setup.storage) scenario.storage = setup.storage.backend
     const label = Object.entries(values).map(([k, v]) => `${k}=${v}`).join(', ')
     return { label, values, setup, scenario }
   })

@@ -84,26 +84,40 @@ describe('a domain change refused before anything changes', () => {
       auth: { method: 'key', keyPath: withVirsh.privateKeyPath, hasPassphrase: false }, addresses: {}, sudo: 'none', labels: {}, createdAt: now, updatedAt: now
     })
     writeFileSync(path.join(dataDir, 'targets.json'), JSON.stringify({ kind: 'virtbench.targets', version: 1, data: { targets: [target('phys', 'host', 0), target('vm', 'guest', 1)] } }))
-    const preset = (name: string, domain: string, factors: Record<string, unknown>): string => {
+    const preset = (name: string, domain: string, factors: Record<string, unknown>, more: Record<string, unknown> = {}): string => {
       const file = path.join(scratch, `${name}.json`)
       writeFileSync(file, JSON.stringify({
         kind: 'virtbench-preset', version: 1,
-        plan: { name, baseline: { target: 'phys' }, variants: [], sweep: { target: 'vm', domain, factors }, tests: [{ id: 'dd', tool: 'dd', params: { mode: 'write', blockSize: '64k', count: '4' } }], repetitions: 1, idleSeconds: 0 }
+        plan: { name, baseline: { target: 'phys' }, variants: [], sweep: { target: 'vm', domain, factors, ...more }, tests: [{ id: 'dd', tool: 'dd', params: { mode: 'write', blockSize: '64k', count: '4' } }], repetitions: 1, idleSeconds: 0 }
       }))
       return file
     }
 
-    for (const [name, domain, factors, error] of [
+    for (const [name, domain, factors, error, more] of [
       ['missing', 'vb-nope', { cache: ['none', 'writeback'] }, "phys has no libvirt domain named vb-nope (virsh said: failed to get domain 'vb-nope'): check the domain name (virsh list --all on phys)"],
       [
         'queues',
         'test',
         { queues: [1, 4] },
         'test on phys cannot take one combination of the sweep, nothing was changed: queues=4: queues=4 is more than the 2 vCPUs of domain test (Linux uses at most one queue per vCPU): ask for at most 2 queues, or add vcpus: 4'
+      ],
+      [
+        'boot-disk',
+        'test',
+        { storage: ['lvm'] },
+        'test on phys cannot take this setup, nothing was changed: vda is the disk domain test boots from: VirtBench swaps the storage of data disks only; name a data disk, or allow it explicitly (allowBootDisk, storageBootDisk in a sweep) when /dev/vb-nope/bench boots the guest',
+        { storage: { vda: { lvm: '/dev/vb-nope/bench' } } }
+      ],
+      [
+        'no-volume',
+        'test',
+        { storage: ['file-raw', 'lvm'] },
+        `test on phys cannot take the storage asked for, nothing was changed: phys has no block device /dev/vb-nope/bench for vda (storage lvm): create the logical volume (lvcreate -L 10G -n NAME VG), or correct the path in the plan`,
+        { storage: { vda: { 'file-raw': '/etc/hostname', lvm: '/dev/vb-nope/bench' } }, storageBootDisk: true }
       ]
     ] as const) {
       const out = path.join(scratch, name)
-      const result = await runCli(['run', preset(name, domain, factors), '--out', out, '--data-dir', dataDir, '--accept-new-host-keys', '--change-domains'])
+      const result = await runCli(['run', preset(name, domain, factors, more), '--out', out, '--data-dir', dataDir, '--accept-new-host-keys', '--change-domains'])
       expect(result.status, result.stdout + result.stderr).toBe(1)
       const stepLine = result.stdout.split('\n').find((l) => l.startsWith('step 01-'))
       expect(stepLine).toMatch(/^step 01-\S+: failed in [\d.]+ s: /)

@@ -14,10 +14,12 @@ export const CHOICE_FACTORS = { cache: DISK_CACHES, io: IO_MODES, bus: DISK_BUSE
 export type ChoiceFactor = keyof typeof CHOICE_FACTORS
 export const COUNT_FACTORS = ['queues', 'vcpus', 'memoryMiB', 'nicQueues'] as const
 export type CountFactor = (typeof COUNT_FACTORS)[number]
-export type SweepFactor = ChoiceFactor | CountFactor
+/** storage is swept from a preset (it names prepared disks on the host); the wizard keeps it, but does not offer it. */
+export type SweepFactor = ChoiceFactor | CountFactor | 'storage'
 
 /** A factor's name inside a sentence: "Sweep disk cache". */
 export const FACTOR_WORDS: Record<SweepFactor, string> = {
+  storage: 'storage backend',
   cache: 'disk cache',
   io: 'io mode',
   queues: 'disk queues',
@@ -27,10 +29,11 @@ export const FACTOR_WORDS: Record<SweepFactor, string> = {
   nicQueues: 'NIC queues'
 }
 
-/** The factors in the model's order (expandSweep's: the first changes slowest). */
-export const SWEEP_FACTORS: readonly SweepFactor[] = ['cache', 'io', 'queues', 'bus', 'vcpus', 'memoryMiB', 'nicQueues']
+/** The factors the wizard offers, in the model's order (expandSweep's: the first changes slowest). */
+export const SWEEP_FACTORS: readonly (ChoiceFactor | CountFactor)[] = ['cache', 'io', 'queues', 'bus', 'vcpus', 'memoryMiB', 'nicQueues']
 
 export const FACTOR_NAMES: Record<SweepFactor, string> = {
+  storage: 'Storage backend',
   cache: 'Disk cache',
   io: 'io mode',
   queues: 'Disk queues',
@@ -51,6 +54,8 @@ export interface SweepDraft {
   typed: Partial<Record<CountFactor, string>>
   /** The data disk a bus factor moves (its <target dev>). */
   busDisk: string
+  /** A preset's storage factor and its prepared disks, kept as loaded (the wizard does not edit them). */
+  storage?: Pick<Sweep, 'storage' | 'storageBootDisk'> & { values: Sweep['factors']['storage'] }
   order: 'grouped' | 'interleaved'
 }
 
@@ -97,7 +102,7 @@ function sharedLabels(scenario: Scenario | undefined): SweepInput['scenario'] {
 
 /** The plan's sweep from the draft, exactly as Start and "Save as preset" send it. */
 export function sweepOfDraft(sweep: SweepDraft, scenario: Scenario | undefined): NonNullable<ComparisonPlanInput['sweep']> {
-  const factors: Record<string, unknown> = {}
+  const factors: Record<string, unknown> = sweep.storage?.values ? { storage: sweep.storage.values } : {}
   for (const factor of SWEEP_FACTORS) {
     if (factor in CHOICE_FACTORS) {
       const values = sweep.chosen[factor as ChoiceFactor]
@@ -113,6 +118,8 @@ export function sweepOfDraft(sweep: SweepDraft, scenario: Scenario | undefined):
     scenario: sharedLabels(scenario),
     factors: factors as SweepInput['factors'],
     ...(sweep.chosen.bus ? { busDisk: sweep.busDisk.trim() } : {}),
+    ...(sweep.storage?.storage ? { storage: sweep.storage.storage } : {}),
+    ...(sweep.storage?.storageBootDisk ? { storageBootDisk: true } : {}),
     order: sweep.order
   }
 }
@@ -127,7 +134,8 @@ export function draftOfSweep(sweep: NonNullable<ComparisonPlanInput['sweep']>): 
     if (factor in CHOICE_FACTORS) draft.chosen[factor as ChoiceFactor] = values.map(String)
     else draft.typed[factor as CountFactor] = values.join(', ')
   }
-  return { ...draft, busDisk: sweep.busDisk ?? '', order: sweep.order ?? 'grouped' }
+  const storage = factors.storage || sweep.storage ? { storage: { values: factors.storage as Sweep['factors']['storage'], storage: sweep.storage, storageBootDisk: sweep.storageBootDisk } } : {}
+  return { ...draft, ...storage, busDisk: sweep.busDisk ?? '', order: sweep.order ?? 'grouped' }
 }
 
 /** The sweep as the model has it, or undefined while it has a problem (the review names it). */
@@ -154,6 +162,7 @@ export function valueText(factor: SweepFactor, value: string | number): string {
   if (factor === 'cache') return SCENARIO_LABELS.cache[value as keyof typeof SCENARIO_LABELS.cache] ?? `cache=${value}`
   if (factor === 'bus') return SCENARIO_LABELS.bus[value as keyof typeof SCENARIO_LABELS.bus] ?? String(value)
   if (factor === 'io') return `io=${value}`
+  if (factor === 'storage') return SCENARIO_LABELS.storage[value as keyof typeof SCENARIO_LABELS.storage] ?? String(value)
   if (factor === 'memoryMiB') return `${value} MiB`
   if (factor === 'vcpus') return value === 1 ? '1 vCPU' : `${value} vCPUs`
   if (factor === 'nicQueues') return value === 1 ? '1 NIC queue' : `${value} NIC queues`

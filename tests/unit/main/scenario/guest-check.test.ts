@@ -32,4 +32,35 @@ describe('guest checks', () => {
     expect(hostChecks({ cache: 'none', io: 'native', queues: 2 }, xml).map((c) => `${c.what} ${c.ok}`)).toEqual(['vdb cache true', 'vdb io false', 'vdb queues true'])
     expect(hostChecks({ cache: 'none' }, '<network/>')[0]).toMatchObject({ ok: false, what: 'domain XML' })
   })
+
+  it('checks the live vCPUs, current memory and a swapped disk on the host, and the swapped disk in the guest', () => {
+    const live = [
+      "<domain type='kvm'>",
+      "  <memory unit='KiB'>1048576</memory>",
+      "  <currentMemory unit='KiB'>786432</currentMemory>",
+      "  <vcpu placement='static' current='3'>4</vcpu>",
+      '  <devices>',
+      "    <disk type='block' device='disk'>",
+      "      <driver name='qemu' type='raw'/>",
+      "      <source dev='/dev/vg0/bench' index='1'/>",
+      "      <target dev='vdb' bus='virtio'/>",
+      '    </disk>',
+      '  </devices>',
+      '</domain>'
+    ].join('\n')
+    const storage = { backend: 'lvm' as const, sources: { vdb: '/dev/vg0/bench' } }
+    expect(hostChecks({ vcpus: 3, memoryMiB: 768, storage }, live).map((c) => `${c.what}=${c.seen} ${c.ok}`)).toEqual([
+      'vdb source=block /dev/vg0/bench true',
+      'vdb format=raw true',
+      'vCPUs=3 true',
+      'current memory=786432 KiB true'
+    ])
+    expect(hostChecks({ vcpus: 4, storage: { backend: 'file-qcow2', sources: { vdb: '/d.qcow2' } } }, live).filter((c) => !c.ok).map((c) => `${c.what}: ${c.expected} / ${c.seen}`)).toEqual([
+      'vdb source: file /d.qcow2 / block /dev/vg0/bench',
+      'vdb format: qcow2 / raw',
+      'vCPUs: 4 / 3'
+    ])
+    const view = parseGuestProbe(PROBE)
+    expect(guestChecks({ storage: { ...storage, sources: { vdb: '/dev/vg0/bench', vdd: '/dev/vg0/other' } } }, view, ['vdb', 'vdd']).map((c) => `${c.what}=${c.seen} ${c.ok}`)).toEqual(['vdb present=yes true', 'vdd present=no false'])
+  })
 })

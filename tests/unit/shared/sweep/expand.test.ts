@@ -30,6 +30,19 @@ describe('expandSweep', () => {
     ])
     expect(expandSweep(bus)[1]!.scenario.bus).toBe('sata')
   })
+
+  it('a storage factor points each named disk at its prepared disk of that backend, first of the factors, and labels the storage', () => {
+    const swap = SweepSchema.parse({
+      target: 'vm1',
+      domain: 'd',
+      factors: { cache: ['none'], storage: ['file-raw', 'lvm'] },
+      storage: { vdb: { 'file-raw': '/var/lib/libvirt/images/d.raw', lvm: '/dev/vg0/bench' } }
+    })
+    expect(expandSweep(swap).map((v) => [v.label, v.setup, v.scenario.storage])).toEqual([
+      ['storage=file-raw, cache=none', { storage: { backend: 'file-raw', sources: { vdb: '/var/lib/libvirt/images/d.raw' } }, cache: 'none' }, 'file-raw'],
+      ['storage=lvm, cache=none', { storage: { backend: 'lvm', sources: { vdb: '/dev/vg0/bench' } }, cache: 'none' }, 'lvm']
+    ])
+  })
 })
 
 describe('sweepSteps', () => {
@@ -51,6 +64,25 @@ describe('sweep in a plan', () => {
     expect(messages({ ...plan, sweep: { target: 'vm1', domain: 'd', factors: { bus: ['sata'] } } })).toEqual([
       'sweep.busDisk: sweeping the bus moves one data disk: name it in "busDisk" (its <target dev>, such as vdc)'
     ])
+  })
+
+  it('refuses a storage factor without prepared disks, a backend a disk has no path for, and paths that are not plain absolute paths', () => {
+    const messages = (storage: unknown, factors: unknown = { storage: ['file-raw', 'lvm'] }) =>
+      ComparisonPlanSchema.safeParse({ ...plan, sweep: { target: 'vm1', domain: 'd', factors, ...(storage ? { storage } : {}) } }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)
+    expect(messages({ vdb: { 'file-raw': '/d.raw', lvm: '/dev/vg0/bench' } })).toBeUndefined()
+    expect(messages(undefined)).toEqual([
+      'sweep.storage: sweeping the storage backend points data disks at prepared disks: name each disk and its prepared disk per backend in "storage", such as { "vdb": { "file-raw": "/var/lib/libvirt/images/d.raw" } }'
+    ])
+    expect(messages({ vdb: { 'file-raw': '/d.raw' } })).toEqual([
+      'sweep.storage.vdb: the storage factor has lvm, but vdb has no prepared disk for it: add "lvm": "/path/on/the/host" to storage.vdb, or remove lvm from the factor'
+    ])
+    expect(messages({ vdb: { 'file-raw': '/d.raw' } }, { cache: ['none'] })).toEqual(['sweep.storage: storage names prepared disks for the storage factor: add factors.storage (such as ["file-raw", "lvm"]), or remove storage'])
+    expect(messages({ vdb: { 'file-raw': 'images/d.raw', lvm: "/dev/vg0/it's" } })).toEqual([
+      'sweep.storage.vdb.file-raw: a prepared disk is named by its absolute path on the physical host, such as /var/lib/libvirt/images/bench.qcow2',
+      'sweep.storage.vdb.lvm: a prepared disk\'s path has no quotes, backquotes, $, backslashes, newlines or other control characters'
+    ])
+    expect(messages({ vdb: { 'file-raw': '/d.raw\n', lvm: '/dev/../sda' } })?.map((m) => m.split(': ')[0])).toEqual(['sweep.storage.vdb.file-raw', 'sweep.storage.vdb.lvm'])
+    expect(messages({ 'VDB!': { 'file-raw': '/d.raw', lvm: '/dev/vg0/b' } })?.[0]).toMatch(/^sweep\.storage\.VDB!: /)
   })
 
   it('a variant setup needs its domain', () => {
