@@ -26,6 +26,7 @@ import { readRun, RUN_FILE } from '../../main/store/run-store'
 import { PresetError, readPresetFile } from '../../main/presets/presets'
 import { isPackId } from '../../main/tools/packs'
 import { compare } from '../../shared/compare'
+import { precisionAdvice } from '../../shared/compare/precision'
 import { comparisonExport, overheadCsv } from '../../shared/export/comparison-rows'
 import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { formatPct } from '../../shared/format'
@@ -202,6 +203,8 @@ export const runCommand: CliCommand = {
     if (workDir !== undefined) plan = { ...plan, storage: { kind: 'directory', path: workDir } }
     if (idleSeconds !== undefined) plan = { ...plan, idleSeconds }
     if (!resumeDir) plan = withStatistics(plan, values)
+    const advice = plan.precision ? precisionAdvice(plan.precision.halfWidthPct, plan.equivalenceMarginPct) : undefined
+    if (advice && !resumeDir) io.stderr(`Note: ${advice}\n`)
     const domainRefusal = consentNeeded(plan, '--change-domains')
     if (domainRefusal && !resumeDir && values['change-domains'] !== true) throw new UsageError(domainRefusal)
     if (values.junit !== undefined) requireCriteria({ plan }, resumeDir ? `the run in ${resumeDir}` : 'the plan')

@@ -39,3 +39,27 @@ export function testPrecision(comparison: Comparison, testId: string, halfWidthP
     nothingToNarrow: false
   }
 }
+
+/**
+ * Whether a precision goal can tell "the same" at the plan's margin, in words when it cannot
+ * reliably: a verdict of "same" needs the whole interval within 100 % ± `marginPct`, so with the
+ * interval allowed ± `halfWidthPct` its centre must lie within `marginPct - halfWidthPct` of 100 %.
+ * Above half the margin, two equal machines often read "can't tell" (a centre 1 point off is
+ * ordinary noise); undefined when the goal leaves the centre at least as much room as the interval.
+ */
+export function precisionAdvice(halfWidthPct: number, marginPct: number): string | undefined {
+  if (halfWidthPct <= marginPct / 2) return undefined
+  const room = marginPct - halfWidthPct
+  const fits =
+    room > 0
+      ? `a result reads "same" only when its interval's centre lies within ${formatPoints(room)} of 100 %`
+      : 'no result can read "same": the interval alone is as wide as the margin'
+  return (
+    `Repeating until ± ${formatPoints(halfWidthPct)} with a margin of ± ${formatPoints(marginPct)}: ${fits}, so equal machines ` +
+    `will often read "can't tell". Ask for ± ${formatPoints(marginPct / 2)} or less, or widen the margin.`
+  )
+}
+
+function formatPoints(points: number): string {
+  return `${Number(points.toFixed(2))} point${points === 1 ? '' : 's'}`
+}

@@ -161,6 +161,32 @@ describe('wizard step 3: tests', () => {
     expect(plan().aggregate).toBe('best')
   })
 
+  it('warns when the precision asked for leaves "same" too little room at the margin, and stops when it does not', async () => {
+    const user = userEvent.setup()
+    const draft: WizardDraft = { ...twoTargets(), tests: [{ kind: 'pack', pack: 'block-dd', form: 'quick', only: undefined }] }
+    renderWizard({ 'plans:review': () => okReview([]) }, { ...atTests, wizardDraft: draft })
+    await screen.findByRole('article', { name: 'Block device dd' })
+    const precision = screen.getByLabelText('Repeat until ± (points)')
+    await user.type(precision, '2')
+    const note = screen.getByRole('note')
+    expect(note.textContent).toBe(
+      'Repeating until ± 2 points with a margin of ± 3 points: a result reads "same" only when its interval\'s centre lies within 1 point of 100 %, ' +
+        'so equal machines will often read "can\'t tell". Ask for ± 1.5 points or less, or widen the margin.'
+    )
+    await user.clear(precision)
+    await user.type(precision, '1.5')
+    expect(screen.queryByRole('note')).toBeNull()
+    expect(plan().precision?.halfWidthPct).toBe(1.5)
+    // a wider margin makes room for the first goal
+    await user.clear(precision)
+    await user.type(precision, '2')
+    expect(screen.getByRole('note')).toBeTruthy()
+    const margin = screen.getByLabelText('Same within ± (points)')
+    await user.clear(margin)
+    await user.type(margin, '5')
+    expect(screen.queryByRole('note')).toBeNull()
+  })
+
   it('writes to a raw device only once its path is typed again, warning that all data on it is destroyed', async () => {
     const user = userEvent.setup()
     const draft: WizardDraft = { ...twoTargets(), tests: [{ kind: 'pack', pack: 'block-dd', form: 'quick', only: undefined }] }

@@ -1,6 +1,7 @@
 import { useId, useState, type ReactElement } from 'react'
 import type { Catalog, CatalogPack } from '../../../../shared/catalog-contract'
 import { AGGREGATES, type Aggregate, type ToolId } from '../../../../shared/model/tool-ids'
+import { precisionAdvice } from '../../../../shared/compare/precision'
 import { FieldMessages } from '../../components/field'
 import { useAppStore } from '../../store'
 import { DEVICE_PARAMS, ParamsForm } from './params-form'
@@ -377,6 +378,7 @@ function StatisticsFields(): ReactElement {
     </WizardField>
   )
   const adaptive = stats.precision.trim() !== ''
+  const advice = adaptive ? adviceOf(stats.precision, stats.margin) : undefined
   return (
     <div className="wiz-reps-row wiz-stats">
       {text('equivalenceMarginPct', 'Same within ± (points)', 'A result whose whole 95 % interval lies within 100 % ± this is "the same" as the baseline.', 'margin')}
@@ -389,12 +391,25 @@ function StatisticsFields(): ReactElement {
       )}
       {adaptive ? text('precision.maxRepetitions', 'At most (runs)', 'Never more runs of one test than this.', 'maxRepetitions') : null}
       {adaptive ? text('precision.budgetSeconds', 'Time budget (s)', 'Empty: no limit but the runs above.', 'budget', 'none') : null}
+      {advice ? (
+        <p className="wiz-stats-advice" role="note">
+          {advice}
+        </p>
+      ) : null}
       <label className="wiz-check">
         <input type="checkbox" checked={stats.warmup} onChange={(e) => set({ warmup: e.target.checked })} /> Warm-up run of each test on each target first (kept,
         not counted)
       </label>
     </div>
   )
+}
+
+/** precisionAdvice for what was typed; nothing while either field is not a number (the field's own error says so). */
+function adviceOf(precision: string, margin: string): string | undefined {
+  const halfWidth = Number(precision)
+  const marginPct = Number(margin)
+  if (precision.trim() === '' || margin.trim() === '' || !Number.isFinite(halfWidth) || !Number.isFinite(marginPct) || halfWidth <= 0 || marginPct <= 0) return undefined
+  return precisionAdvice(halfWidth, marginPct)
 }
 
 function measuredNames(draft: WizardDraft): string[] {
