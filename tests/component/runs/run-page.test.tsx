@@ -93,6 +93,25 @@ describe('the run page while a run goes on', () => {
     expect(screen.getByText('1 of 48 jobs done')).toBeTruthy()
   })
 
+  it("keeps a sweep's earlier steps in the domain changes when its next step starts", async () => {
+    render(<RunPage />)
+    await screen.findByRole('heading', { level: 1, name: 'Loopback quick comparison' })
+    const step = (index: number, combination: string) =>
+      ({ domain: 'vm1-dom', host: 'phys', guest: 'vm1', combination, step: { index, total: 2 } }) as const
+    emit(api, { type: 'run-started', runId: id, jobs: 4 })
+    emit(api, { type: 'stage', runId: id, message: 'vm1-dom: vdb cache: none -> writeback', target: 'vm1', domain: { ...step(1, 'cache=writeback'), kind: 'define', status: 'done' } })
+    emit(api, { type: 'stage', runId: id, message: 'vm1 is measured with vm1', target: 'vm1', domain: { ...step(1, 'cache=writeback'), kind: 'jobs', status: 'running' } })
+    // the sweep's second step: a new run under the sweep's id
+    emit(api, { type: 'run-started', runId: id, jobs: 4 })
+    emit(api, { type: 'stage', runId: id, message: 'vm1-dom: vdb cache: writeback -> none', target: 'vm1', domain: { ...step(2, 'cache=none'), kind: 'define', status: 'running' } })
+    const changes = screen.getByRole('list', { name: 'Domain changes' })
+    const titles = within(changes)
+      .getAllByRole('listitem')
+      .map((li) => li.getAttribute('aria-label'))
+      .filter((t): t is string => t !== null)
+    expect(titles).toEqual(['Step 1 of 2: cache=writeback on vm1-dom (phys)', 'Step 2 of 2: cache=none on vm1-dom (phys)'])
+  })
+
   it('shows the overall progress and the time left from the estimates', async () => {
     // Every job of the fixture has an estimate: progress is weighted by them, and the time left is
     // the running job's ETA plus the queued jobs' estimates.

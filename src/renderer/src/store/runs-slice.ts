@@ -190,7 +190,9 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
     const { runId } = event
     switch (event.type) {
       case 'run-started':
-        patchLive(runId, () => ({ status: 'running', findings: [], jobs: {} }))
+        // a sweep's next step starts under the sweep's id: its jobs are new, the stages of the
+        // steps before it (each reconfiguration, the restores) stay in view
+        patchLive(runId, (run) => ({ status: 'running', findings: [], jobs: {}, ...(run.stage ? { stage: run.stage } : {}), ...(run.stages ? { stages: run.stages } : {}) }))
         set((s) => (s.activeRuns.includes(runId) ? s : { activeRuns: [...s.activeRuns, runId] }))
         void get().loadRuns()
         refetchOpenRun(runId)
