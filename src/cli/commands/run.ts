@@ -17,6 +17,7 @@ import { networkMatrices, simultaneousTables } from '../../shared/network-tables
 import { networkStudies } from '../../shared/studies/network-study'
 import { surfaceMaps } from '../../shared/studies/surface-maps'
 import { surfaceText } from '../../shared/studies/surface-text'
+import { bonnieStudies, bonnieStudyText } from '../../shared/studies/bonnie-study'
 import { runJobFiles, runJobFilesText } from '../../shared/fio-job-file'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
@@ -280,6 +281,8 @@ export const runCommand: CliCommand = {
     if (together.length > 0) io.stdout(`\nSimultaneous clients\n${simultaneousText(together)}`)
     const surfaces = surfaceMaps(comparison)
     if (surfaces.length > 0) io.stdout(`\niozone sub-tests (the grids are heat maps in the app and the PDF)\n${surfaceText(surfaces)}`)
+    const bonnie = bonnieStudies(run, comparison)
+    if (bonnie.length > 0) io.stdout(`\nbonnie++ per machine (study 000's table)\n${bonnieStudyText(bonnie)}`)
     const atop = studyDiskActivity(run)
     if (atop.length > 0) io.stdout(`\nDisk activity of the guests and their hosts (host monitor, as atop shows it)\n${diskActivityText(atop)}`)
     const jobFiles = runJobFiles(run.tests)

@@ -40,6 +40,7 @@ import {
 } from './report-data'
 import { FIGURE_MARKS, FigureTable, HeadlineMatrix, HeadlineTable, type TestHead } from './report-tables'
 import { IozoneStudyMaps, IozoneSummaries } from '../features/studies/iozone-heatmap'
+import { BonnieStudyTables } from '../features/studies/bonnie-study'
 import { DiskActivityStudy } from '../features/studies/disk-activity-study'
 import { JobFiles } from '../features/studies/job-files'
 import { NetworkStudyTables } from '../features/studies/network-study'
@@ -489,6 +490,7 @@ function CategorySection({ run, part }: { run: RunDocument; part: CategoryPart }
       ) : null}
       {part.category === 'network' ? <NetworkExtras run={run} /> : null}
       <IozoneStudyMaps comparison={own} />
+      {part.category === 'storage' ? <BonnieStudyTables run={run} comparison={own} testIds={testIds} /> : null}
       {part.category === 'storage' ? <StudyMultiples run={run} comparison={own} /> : null}
       {/* iozone's cells are in its heat maps above (hundreds of them), not in this table */}
       {own.rows.some((r) => !isSurfaceRow(r)) ? (

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react'
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
+import { BonnieStudyTables } from './bonnie-study'
 import { DiskActivityStudy } from './disk-activity-study'
 import { JobFiles } from './job-files'
 import { NetworkStudyTables } from './network-study'
@@ -9,7 +10,7 @@ import { StudyMultiples } from './study-multiples'
 
 /**
  * The studies' own tables in the results, beside the overhead table: study 003's multiples, study
- * 000's iozone maps, study 004's guest and host disk activity, study 001's network grid and path
+ * 000's iozone maps and bonnie++ table, study 004's guest and host disk activity, study 001's network grid and path
  * table, and the fio job files as run. Each
  * shows only when the run has what it needs.
  */
@@ -18,6 +19,7 @@ export function StudySections({ run, comparison }: { run: RunDocument; compariso
     <>
       <StudyMultiples run={run} comparison={comparison} />
       <IozoneStudyMaps comparison={comparison} />
+      <BonnieStudyTables run={run} comparison={comparison} />
       <DiskActivityStudy run={run} />
       <NetworkStudyTables run={run} />
       <JobFiles run={run} />
