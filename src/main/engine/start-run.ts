@@ -154,7 +154,8 @@ export function oneAtATime<A extends unknown[], R>(fn: (...args: A) => Promise<R
   }
 }
 
-function launch(folder: RunFolder, targets: EngineTarget[], services: RunServices, only?: readonly string[]): StartedRun {
+/** A run's sessions: each target's opened on first use, all closed together. */
+function runSessions(services: RunServices): { sessionOf: (name: string) => Promise<Session>; closeAll: () => Promise<void> } {
   const sessions = new Map<string, Session>()
   const decideHostKey = oneAtATime(services.decideHostKey)
   const sessionOf = async (name: string): Promise<Session> => {
@@ -172,12 +173,42 @@ function launch(folder: RunFolder, targets: EngineTarget[], services: RunService
     sessions.set(key, session)
     return session
   }
-  // scenarios applied to libvirt domains before the jobs, and put back however the run ends
+  const closeAll = async (): Promise<void> => {
+    await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)))
+  }
+  return { sessionOf, closeAll }
+}
+
+/** The run folder's domain changes (services.domains), their stages told as the run's events and recorded in its run.json. */
+function domainChangesOf(folder: RunFolder, services: RunServices): RunDomainChanges | undefined {
   const record: RecordInRun = (change) => {
     folder.update(change)
     return folder.flush()
   }
-  const domains = services.domains?.(folder.dir, (message, target, domain) => services.onEvent?.({ type: 'stage', runId: folder.run.id, message, ...(target ? { target } : {}), ...(domain ? { domain } : {}) }), record)
+  return services.domains?.(folder.dir, (message, target, domain) => services.onEvent?.({ type: 'stage', runId: folder.run.id, message, ...(target ? { target } : {}), ...(domain ? { domain } : {}) }), record)
+}
+
+/**
+ * Puts back the domains whose originals a run folder's run saved (in its folder, or its sweep's),
+ * running nothing else: a sweep that ends between two steps (stopped, or an error) after a step
+ * that kept its domain changed for the next. Recorded in that run's run.json as at a run's end.
+ */
+export async function restoreRunDomains(folderDir: string, services: RunServices): Promise<void> {
+  const folder = await RunFolder.open(folderDir)
+  const { sessionOf, closeAll } = runSessions(services)
+  try {
+    const targets = await resolveTargets(folder.run.plan, services.inventory, services.secrets)
+    await domainChangesOf(folder, services)?.restoreAll(targets, sessionOf)
+  } finally {
+    await closeAll()
+    await folder.close()
+  }
+}
+
+function launch(folder: RunFolder, targets: EngineTarget[], services: RunServices, only?: readonly string[]): StartedRun {
+  const { sessionOf, closeAll } = runSessions(services)
+  // scenarios applied to libvirt domains before the jobs, and put back however the run ends
+  const domains = domainChangesOf(folder, services)
   const beforeJobs = domains ? domains.wrap(folder.run.plan, services.beforeJobs) : services.beforeJobs
   const engine = new RunEngine(folder, targets, {
     session: sessionOf,
@@ -203,9 +234,7 @@ function launch(folder: RunFolder, targets: EngineTarget[], services: RunService
       throw error
     }
   )
-  const done = ran.finally(async () => {
-    await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)))
-  })
+  const done = ran.finally(closeAll)
   return { engine, run: folder.run, done }
 }
 

@@ -16,7 +16,7 @@ import { writeFileAtomic } from '../fs/atomic-file'
 import type { Session } from '../ssh/types'
 import { describeChanges, editDomain, editStep, liveDifference, storageSources, type DomainChange, type InForce, type LiveValues } from './domain-edit'
 import { DEFAULT_RESTART, defineDomain, domainState, readDomain, restartDomain, serialTail, type RestartDeadlines } from './domain-state'
-import { describeFailed, guestChecks, hostChecks, probeGuest, type Check } from './guest-check'
+import { describeFailed, guestChecks, hostChecks, liveDisks, probeGuest, renamedDisks, type Check } from './guest-check'
 import { ScenarioError, virsh, virshOrFail, type DomainHost } from './virsh'
 
 /** The guest as VirtBench logs in to it; its next command reconnects after a restart. */
@@ -210,8 +210,11 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
   const say = opts.onStage ?? (() => undefined)
   const info = await readDomain(host, domain)
   // every step starts from the original (a sweep's earlier step may have renamed a disk), compared with the domain as it is
-  const edit = editStep(domain, savedOriginal(opts.originalsDir, domain) ?? info.xml, info.xml, setup, readInForce(opts.originalsDir, domain))
+  const original = savedOriginal(opts.originalsDir, domain) ?? info.xml
+  const edit = editStep(domain, original, info.xml, setup, readInForce(opts.originalsDir, domain))
   if (!edit.ok) throw new ScenarioError('validate', `${domain} on ${host.label} cannot take this setup, nothing was changed: ${edit.errors.join('; ')}`)
+  // the setup names disks as the original does; a bus move renames one in the XML checked
+  const renamed = renamedDisks(original, edit.xml)
   if (edit.changes.length > 0) await checkStorageOnHost(host, domain, [setup])
   await saveOriginal(opts.originalsDir, { domain, host: host.label, persistent: info.persistent, xml: info.xml })
   await opts.onEdited?.(edit)
@@ -246,7 +249,7 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
     )
   }
   const verifyStart = Date.now()
-  let checks = await verifySetup(host, domain, setup, guest, live ? (opts.liveSettleMs ?? 60_000) : 0, opts.bootPollMs ?? 2000, opts.signal)
+  let checks = await verifySetup(host, domain, setup, renamed, guest, live ? (opts.liveSettleMs ?? 60_000) : 0, opts.bootPollMs ?? 2000, opts.signal)
   if (live && checks.some((c) => !c.ok)) {
     // the guest did not take the live change (no CPU onlined, no balloon driver): its next boot does
     say(`${domain}: ${guest.label} did not take the change live (${describeFailed(checks)}); restarting`, { kind: 'restart', status: 'running', detail: 'not taken live' })
@@ -254,7 +257,7 @@ export async function applyDomainSetup(host: DomainHost, domain: string, setup: 
     const again = await waitForGuest(guest, bootTimeoutMs, opts.bootPollMs, opts.signal, { host, domain })
     if (!again.up) throw new ScenarioError('boot', `${notBack(guest, domain, again, bootTimeoutMs)} after ${domain} was restarted on ${host.label}; the original configuration is put back`, `XML diff:\n${edit.diff}`)
     live = undefined
-    checks = await verifySetup(host, domain, setup, guest, 0, 0, opts.signal)
+    checks = await verifySetup(host, domain, setup, renamed, guest, 0, 0, opts.signal)
   }
   const verifyMs = Date.now() - verifyStart
   if (checks.some((c) => !c.ok)) throw new ScenarioError('verify', `${domain} did not take the setup: ${describeFailed(checks)}`, `XML diff:\n${edit.diff}`)
@@ -287,16 +290,25 @@ async function applyLive(host: DomainHost, domain: string, live: LiveValues, say
 }
 
 /**
- * The checks of the setup on the host (live XML) and in the guest; with `settleMs`, repeated
- * until they pass or that time has passed (a guest onlines hot-added CPUs, and its balloon
- * gives memory back, a moment after the change).
+ * The checks of the setup on the host (live XML) and in the guest, each disk under its live name
+ * (`renamed`: the setup's names that a bus move changed); with `settleMs`, repeated until they
+ * pass or that time has passed (a guest onlines hot-added CPUs, and its balloon gives memory
+ * back, a moment after the change).
  */
-async function verifySetup(host: DomainHost, domain: string, setup: DomainSetup, guest: GuestAccess, settleMs: number, pollMs: number, signal?: AbortSignal): Promise<Check[]> {
+async function verifySetup(
+  host: DomainHost,
+  domain: string,
+  setup: DomainSetup,
+  renamed: ReadonlyMap<string, string>,
+  guest: GuestAccess,
+  settleMs: number,
+  pollMs: number,
+  signal?: AbortSignal
+): Promise<Check[]> {
   const until = Date.now() + settleMs
   for (;;) {
     const live = await virshOrFail(host, 'verify', ['dumpxml', domain], `Check domain ${domain} on ${host.label}.`)
-    const virtioDisks = [...live.matchAll(/<target dev='([a-z]+)' bus='virtio'\/>/g)].map((m) => m[1]!)
-    const checks = [...hostChecks(setup, live), ...guestChecks(setup, await probeGuest(guest.session), virtioDisks)]
+    const checks = [...hostChecks(setup, live, renamed), ...guestChecks(setup, await probeGuest(guest.session), liveDisks(live, renamed))]
     if (checks.every((c) => c.ok) || Date.now() >= until || signal?.aborted) return checks
     await sleep(Math.min(pollMs, Math.max(0, until - Date.now())))
   }

@@ -3,16 +3,17 @@
  * the guest under one combination, in `<sweep folder>/NN-<combination>/`. The guest's domain is
  * changed before each step's jobs; the original XML is kept in `<sweep folder>/domains` from
  * before the first change and put back after the last step, or as soon as a step does not
- * complete (a failure, a cancel), which also ends the sweep. `sweep.json` records the steps as
- * they end.
+ * complete (a failure, a cancel), which also ends the sweep; a sweep that ends between two steps
+ * (stopped, an error) puts it back itself. `sweep.json` records the steps as they end.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { ComparisonPlan } from '../../shared/model/plan'
 import type { RunDocument } from '../../shared/model/run'
+import { quoteSh } from '../../shared/shell-quote'
 import { expandSweep, sweepSteps, type SweepStep, type SweepVariant } from '../../shared/sweep/expand'
-import { continueRun, startRun, type RunServices, type StartedRun } from '../engine/start-run'
+import { continueRun, restoreRunDomains, startRun, type RunServices, type StartedRun } from '../engine/start-run'
 import { lockSweep, readRun, readSweepRecord, RUN_FILE, SWEEP_FILE, writeSweepRecord, type SweepStepResult } from '../store/run-store'
 import { savedOriginals } from './apply'
 import { DOMAINS_DIR } from './run-domains'
@@ -58,9 +59,14 @@ export function sweepFolderOf(dir: string): string | undefined {
   return existsSync(path.join(parent, SWEEP_FILE)) ? parent : undefined
 }
 
+/** The sweep's step folders that have a run document, in step order. */
+async function stepFolders(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => /^\d+-/.test(name) && existsSync(path.join(dir, name, RUN_FILE))).sort()
+}
+
 /** The run document of the sweep's first step that has one (the targets as the sweep saw them); undefined before any. */
 export async function firstStepRun(dir: string): Promise<RunDocument | undefined> {
-  const first = (await readdir(dir)).filter((name) => /^\d+-/.test(name) && existsSync(path.join(dir, name, RUN_FILE))).sort()[0]
+  const first = (await stepFolders(dir))[0]
   return first ? readRun(path.join(dir, first)) : undefined
 }
 
@@ -98,14 +104,36 @@ export async function runSweep(plan: ComparisonPlan, dir: string, services: RunS
   await mkdir(dir, { recursive: true })
   // the sweep is running while this process holds its lock (the run store shows it so between steps too)
   const lock = await lockSweep(dir)
+  // the domain waits for a restore that no step's run will do: a step kept it changed for the next (or a crash did)
+  const domain = { kept: savedOriginals(path.join(dir, DOMAINS_DIR)).length > 0 }
   try {
     // written first: a step's run folder finds the sweep's originals through it (a resume after a crash)
     await record()
-    await runSteps(plan, dir, services, hooks, { variants, steps, results, record })
+    await runSteps(plan, dir, services, hooks, { variants, steps, results, record, domain })
   } finally {
+    if (domain.kept) await putBack(dir, services)
     await lock.release()
   }
   return results
+}
+
+/**
+ * Puts back the domain a sweep that ended between two steps left changed (stopped after a step
+ * completed, or an error before the next step's run began), through the latest step's run: the
+ * same restore and record as at a run's end. A failure is told, not thrown (the sweep's own
+ * error, if any, goes on).
+ */
+async function putBack(dir: string, services: RunServices): Promise<void> {
+  if (savedOriginals(path.join(dir, DOMAINS_DIR)).length === 0) return
+  const latest = (await stepFolders(dir).catch(() => [])).at(-1)
+  const said = (message: string): void => services.onEvent?.({ type: 'stage', runId: path.basename(dir), message })
+  if (!latest) {
+    said(`the libvirt domains this sweep changed could not be put back: no step of ${dir} has a run document. Their original XML is in ${path.join(dir, DOMAINS_DIR)}: virsh define it on the physical host.`)
+    return
+  }
+  await restoreRunDomains(path.join(dir, latest), services).catch((error: unknown) =>
+    said(`the libvirt domains this sweep changed could not be put back: ${(error as Error).message}. Resume the sweep (virtbench run --resume ${quoteSh(dir)}) to put them back, or virsh define the original XML in ${path.join(dir, DOMAINS_DIR)} on the physical host.`)
+  )
 }
 
 async function runSteps(
@@ -113,7 +141,13 @@ async function runSteps(
   dir: string,
   services: RunServices,
   hooks: SweepHooks,
-  { variants, steps, results, record }: { variants: SweepVariant[]; steps: SweepStep[]; results: SweepStepResult[]; record: () => Promise<void> }
+  {
+    variants,
+    steps,
+    results,
+    record,
+    domain
+  }: { variants: SweepVariant[]; steps: SweepStep[]; results: SweepStepResult[]; record: () => Promise<void>; domain: { kept: boolean } }
 ): Promise<void> {
   for (const [index, step] of steps.entries()) {
     if (index < results.length) continue
@@ -123,11 +157,30 @@ async function runSteps(
     const last = index === steps.length - 1
     hooks.onStep?.(index, steps.length, variant)
     // each step's run finds the sweep's originals through sweep.json (domainsDirOf)
-    const stepServices: RunServices = { ...services, restoreDomains: (status) => last || status !== 'completed' || hooks.stopped?.() === true }
+    const stepServices: RunServices = {
+      ...services,
+      restoreDomains: (status) => {
+        domain.kept = !(last || status !== 'completed' || hooks.stopped?.() === true)
+        return !domain.kept
+      }
+    }
     const runDir = path.join(dir, stepDir)
-    const started = existsSync(path.join(runDir, RUN_FILE)) ? await continueRun(runDir, stepServices) : await startRun(stepPlan(plan, variant, step), runDir, stepServices)
+    // once started, this step's run puts the domain back however it ends, unless it keeps it for the next step
+    const keptBefore = domain.kept
+    domain.kept = false
+    const started = await (existsSync(path.join(runDir, RUN_FILE)) ? continueRun(runDir, stepServices) : startRun(stepPlan(plan, variant, step), runDir, stepServices)).catch((error: unknown) => {
+      domain.kept = keptBefore
+      throw error
+    })
     const begun = Date.now()
-    hooks.onStarted?.(started)
+    try {
+      hooks.onStarted?.(started)
+    } catch (error) {
+      // the sweep ends here: its step's run is stopped, and puts the domain back as a cancelled run does
+      started.engine.cancel()
+      await started.done.catch(() => undefined)
+      throw error
+    }
     const status = await started.done
     results.push({ step, label: variant.label, dir: stepDir, status, seconds: Math.round((Date.now() - begun) / 100) / 10 })
     await record()

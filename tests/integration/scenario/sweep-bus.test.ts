@@ -3,9 +3,10 @@
  * libvirtd of the test's own (test-libvirtd.ts; the physical host and the guest are this
  * computer): each step is the original XML plus its combination, so step 2 names vdc although
  * step 1 renamed it sda; a step resumed with its combination in force changes nothing and does
- * not restart; the restore gives back the original XML byte for byte.
+ * not restart; the restore gives back the original XML byte for byte. The guest finds the moved
+ * disk by its serial (one of this computer's own disks lends it), under whatever name it has.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,6 +16,9 @@ import { LocalSession } from '../../../src/main/ssh/local-session'
 import { startTestLibvirtd, type TestLibvirtd } from './test-libvirtd'
 
 const DOMAIN = 'vb-bus'
+// a disk of this computer (the guest) and its serial: the data disk carries it, so the guest's checks find it
+const SERIAL_DISK = readdirSync('/sys/block').find((d) => existsSync(`/sys/block/${d}/serial`) && readFileSync(`/sys/block/${d}/serial`, 'utf8').trim() !== '')
+const SERIAL = SERIAL_DISK ? readFileSync(`/sys/block/${SERIAL_DISK}/serial`, 'utf8').trim() : 'none'
 // booted from vda; vdc is a data disk
 const XML = `<domain type='test'>
   <name>${DOMAIN}</name>
@@ -34,6 +38,7 @@ const XML = `<domain type='test'>
       <driver name='qemu' type='raw' cache='none' io='native'/>
       <source file='/var/lib/vb/data.img'/>
       <target dev='vdc' bus='virtio'/>
+      <serial>${SERIAL}</serial>
     </disk>
   </devices>
 </domain>
@@ -72,9 +77,17 @@ describe('a sweep over the bus of a data disk', () => {
     const stages: string[] = []
     const apply = (setup: Parameters<typeof applyDomainSetup>[2]) => applyDomainSetup(host, DOMAIN, setup, guest, { originalsDir, bootPollMs: 100, onStage: (m) => stages.push(m) })
 
+    expect(SERIAL_DISK, 'no disk of this computer has a serial in /sys/block/*/serial').toBeDefined()
     const step1 = await apply({ bus: { disk: 'vdc', to: 'sata' }, io: 'threads' })
     expect(step1.changes.map((c) => `${c.what}: ${c.from} -> ${c.to}`)).toEqual(['vda io: native -> threads', 'vdc bus: virtio -> sata', 'vdc target dev: vdc -> sda', 'vdc io: native -> threads'])
     expect(step1.checks.filter((c) => !c.ok)).toEqual([])
+    // the moved disk checked under its new name, on the host and in the guest (found by its serial)
+    expect(step1.checks.map((c) => `${c.where} ${c.what}: ${c.seen}`)).toEqual([
+      'host vda io: threads',
+      'host vdc (now sda) io: threads',
+      'host vdc moved to: sata',
+      `guest vdc (now sda, guest ${SERIAL_DISK}, serial ${SERIAL}) present: yes`
+    ])
     expect(libvirt.virsh('dumpxml', DOMAIN)).toMatch(/<target dev='sda' bus='sata'\/>/)
 
     // step 2 names vdc, as the original does: before each step started from the previous one, it had no vdc

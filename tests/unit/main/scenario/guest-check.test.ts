@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { expectedWriteCache, guestChecks, hostChecks, parseGuestProbe } from '../../../../src/main/scenario/guest-check'
+import { expectedWriteCache, guestChecks, hostChecks, parseGuestProbe, type LiveDisk } from '../../../../src/main/scenario/guest-check'
 
 // what GUEST_PROBE printed in a lab guest (2 vCPUs, cache=none, 2 queues, virtio-blk)
+/** virtio-blk disks of the live XML, named as in the original. */
+const virtio = (...devs: string[]): LiveDisk[] => devs.map((dev) => ({ named: dev, dev, bus: 'virtio' }))
 const PROBE = ['cpus 2', 'mem 492300', 'disk vda 2 write_back', 'disk vdb 2 write_back', 'disk vdc 2 write_back', 'nic eth0 1', ''].join('\n')
 
 describe('guest checks', () => {
@@ -9,13 +11,13 @@ describe('guest checks', () => {
     const view = parseGuestProbe(PROBE)
     expect(view.cpus).toBe(2)
     expect(view.disks.get('vdb')).toEqual({ mq: 2, writeCache: 'write back' })
-    const checks = guestChecks({ cache: 'none', queues: 2, vcpus: 2, disks: ['vdb'] }, view, ['vda', 'vdb', 'vdc'])
+    const checks = guestChecks({ cache: 'none', queues: 2, vcpus: 2, disks: ['vdb'] }, view, virtio('vda', 'vdb', 'vdc'))
     expect(checks.map((c) => `${c.what}=${c.seen} ${c.ok}`)).toEqual(['processors=2 true', 'vdb blk-mq queues=2 true', 'vdb write_cache=write back true'])
   })
 
   it('fails a check the guest contradicts, and one it cannot show', () => {
     const view = parseGuestProbe(PROBE)
-    const checks = guestChecks({ cache: 'writethrough', queues: 1, memoryMiB: 512, nicQueues: 2 }, view, ['vda', 'vdz'])
+    const checks = guestChecks({ cache: 'writethrough', queues: 1, memoryMiB: 512, nicQueues: 2 }, view, virtio('vda', 'vdz'))
     expect(checks.filter((c) => !c.ok).map((c) => `${c.what}: ${c.expected} / ${c.seen}`)).toEqual([
       'vda blk-mq queues: 1 / 2',
       'vda write_cache: write through / write back',
@@ -61,6 +63,6 @@ describe('guest checks', () => {
       'vCPUs: 4 / 3'
     ])
     const view = parseGuestProbe(PROBE)
-    expect(guestChecks({ storage: { ...storage, sources: { vdb: '/dev/vg0/bench', vdd: '/dev/vg0/other' } } }, view, ['vdb', 'vdd']).map((c) => `${c.what}=${c.seen} ${c.ok}`)).toEqual(['vdb present=yes true', 'vdd present=no false'])
+    expect(guestChecks({ storage: { ...storage, sources: { vdb: '/dev/vg0/bench', vdd: '/dev/vg0/other' } } }, view, virtio('vdb', 'vdd')).map((c) => `${c.what}=${c.seen} ${c.ok}`)).toEqual(['vdb present=yes true', 'vdd present=no false'])
   })
 })
