@@ -237,7 +237,7 @@ export const runCommand: CliCommand = {
         )
       }
       if (plan.sweep && (!resumeDir || sweepDir)) {
-        const sweepExit = await runSweepCommand(plan, sweepDir ?? outDir, services, io, (step) => (progress.jobs = step.run.jobs), { resume: sweepDir !== undefined })
+        const sweepExit = await runSweepCommand(plan, sweepDir ?? outDir, services, io, (step) => progress.follow(step.run.jobs), { resume: sweepDir !== undefined })
         progress.finish()
         return sweepExit
       }
@@ -246,7 +246,7 @@ export const runCommand: CliCommand = {
       if (error instanceof PlanError || error instanceof TargetLookupError) throw new UsageError(error.message)
       throw error
     }
-    progress.jobs = started.run.jobs
+    progress.follow(started.run.jobs)
     let stopping = false
     void io.interrupted.then((why) => {
       stopping = true
@@ -502,9 +502,15 @@ function targetFromSpec(spec: string, role: 'host' | 'guest', identity: string |
   return TargetSchema.parse({ ...checked.data, id, createdAt: now, updatedAt: now })
 }
 
-/** Progress lines: a bar redrawn in place on a terminal, one line per event otherwise. */
+/**
+ * Progress lines: a bar redrawn in place on a terminal, one line per event otherwise. Each job is
+ * counted as `[n/total]` over the whole run: n counts the jobs done before this process began (a
+ * resumed run's kept jobs) and then the jobs in the order they start here.
+ */
 class ProgressPrinter {
-  jobs: Job[] = []
+  private jobs: Job[] = []
+  /** The run's jobs that were done before this process began (not queued when it took the run on). */
+  private kept = 0
   private readonly tty: boolean
   private drawn = false
   private readonly ordinal = new Map<string, number>()
@@ -528,7 +534,7 @@ class ProgressPrinter {
         // a round of adaptive repetitions: its 'stage' line said why
         break
       case 'job-started':
-        if (!this.ordinal.has(event.jobId)) this.ordinal.set(event.jobId, this.ordinal.size + 1)
+        if (!this.ordinal.has(event.jobId)) this.ordinal.set(event.jobId, this.kept + this.ordinal.size + 1)
         if (!this.tty) this.line(`${this.prefix(event.jobId)} started${event.estimatedSeconds ? ` (about ${Math.round(event.estimatedSeconds)} s)` : ''}`)
         else this.bar(event.jobId, 0, event.estimatedSeconds)
         break
@@ -547,6 +553,17 @@ class ProgressPrinter {
       case 'run-finished':
         break
     }
+  }
+
+  /**
+   * Follows a run that has just begun (or a sweep's step): `jobs` is the engine's own list, which
+   * adaptive repetitions extend as the run goes; the jobs it holds that are not queued now are kept
+   * from before (a resume runs the others).
+   */
+  follow(jobs: Job[]): void {
+    this.jobs = jobs
+    this.kept = jobs.filter((j) => j.status !== 'queued').length
+    this.ordinal.clear()
   }
 
   finish(): void {

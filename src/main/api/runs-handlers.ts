@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ComparisonPlanSchema } from '../../shared/model/plan'
-import type { RunDocument, RunEvent } from '../../shared/model/run'
+import { deepFreeze, markChecked } from '../../shared/checked-values'
+import { RunDocumentSchema, type RunDocument, type RunEvent } from '../../shared/model/run'
 import type { Target } from '../../shared/model/target'
 import { standardBeforeJobs } from '../engine/before-jobs'
 import { PlanError } from '../engine/planner'
@@ -16,7 +17,7 @@ import { consentNeeded, runDomainsOf } from '../scenario/run-domains'
 import { runSweep } from '../scenario/sweep-run'
 import { describeRun } from '../tools/describe-run'
 import { exportRun, importRun } from '../store/run-archive'
-import { exportSweep, parseRunDocument, RunFileError, RunStore } from '../store/run-store'
+import { exportSweep, parseRunDocument, RunDocumentCache, RunFileError, RunStore } from '../store/run-store'
 import { TargetsStore } from '../store/targets-store'
 import { ApiError } from './api-error'
 import type { Handlers } from './dispatch'
@@ -75,7 +76,8 @@ export function createRunsHandlers(
   svc: RunsServices,
   hub: EventHub
 ): Pick<Handlers, RunsHandlerNames> & { active: Map<string, ActiveRun>; beforeQuit: () => Promise<void> | undefined } {
-  const store = new RunStore(path.join(svc.dataDir, 'runs'))
+  // runs:get is asked again and again while a run is on screen: an unchanged run folder is not checked again
+  const store = new RunStore(path.join(svc.dataDir, 'runs'), { cache: new RunDocumentCache() })
   const targets = new TargetsStore(svc.dataDir, { onProblem: (message) => svc.notify('warning', message) })
   const active = new Map<string, ActiveRun>()
   const homeDir = svc.homeDir ?? os.homedir()
@@ -104,6 +106,24 @@ export function createRunsHandlers(
     if (error instanceof PlanError || error instanceof TargetLookupError) throw new ApiError('invalid-request', error.message)
     if (error instanceof RunFileError) throw new ApiError('failed', error.message)
     throw error
+  }
+
+  /** runs:get's answers for the documents the store's cache gave (frozen, checked), as long as it keeps them. */
+  const described = new WeakMap<RunDocument, RunDocument>()
+  /**
+   * A run written before VirtBench kept its metric definitions gets today's (describeRun); for a
+   * document of the cache, once: the answer is checked, frozen and kept, so dispatch does not
+   * check it again at every poll.
+   */
+  const describedOnce = (run: RunDocument): RunDocument => {
+    if (!Object.isFrozen(run)) return describeRun(run)
+    let answer = described.get(run)
+    if (!answer) {
+      const full = describeRun(run)
+      answer = full === run ? run : markChecked(deepFreeze(RunDocumentSchema.parse(full)), RunDocumentSchema)
+      described.set(run, answer)
+    }
+    return answer
   }
 
   const notRunning = (id: string): void => {
@@ -192,8 +212,7 @@ export function createRunsHandlers(
       const started = active.get(id)
       if (started) return started.run()
       try {
-        // a run written before VirtBench kept its metric definitions gets today's
-        return describeRun(await store.get(id))
+        return describedOnce(await store.get(id))
       } catch (error) {
         if (error instanceof RunFileError) throw new ApiError('failed', error.message)
         throw error

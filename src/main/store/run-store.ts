@@ -3,6 +3,7 @@ import path from 'node:path'
 import { ComparisonPlanSchema, type ComparisonPlan } from '../../shared/model/plan'
 import { RUN_KIND, RunDocumentSchema, baselineLabelOf, jobTally, summarizeRun, type Job, type RunDocument, type RunStatus, type RunSummary } from '../../shared/model/run'
 import { expandSweep, sweepSteps, type SweepStep } from '../../shared/sweep/expand'
+import { deepFreeze, markChecked } from '../../shared/checked-values'
 import { writeFileAtomic } from '../fs/atomic-file'
 
 /**
@@ -237,18 +238,67 @@ export class RunFileError extends Error {
   override readonly name = 'RunFileError'
 }
 
-/** Reads and checks a run document, with the records of the jobs that ended since it was written (its journal) laid over it. */
-export async function readRun(dir: string): Promise<RunDocument> {
+/** What a run folder holds for its reader: run.json's bytes and its journal's (none when there is no journal). */
+interface RunFolderBytes {
+  file: string
+  text: Buffer
+  journal: Buffer
+}
+
+const NO_JOURNAL = Buffer.alloc(0)
+
+async function readRunBytes(dir: string): Promise<RunFolderBytes> {
   const file = path.join(dir, RUN_FILE)
   // the journal first: a write of run.json in between only makes the document newer than its records
-  const journal = await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')
-  let text: string
+  const journal = await fs.readFile(path.join(dir, JOURNAL_FILE)).catch(() => NO_JOURNAL)
+  let text: Buffer
   try {
-    text = await fs.readFile(file, 'utf8')
+    text = await fs.readFile(file)
   } catch (error) {
     throw new RunFileError(`cannot read ${file}: ${(error as Error).message}`)
   }
-  return parseRunDocument(text, file, journal)
+  return { file, text, journal }
+}
+
+function parseRunBytes({ file, text, journal }: RunFolderBytes): RunDocument {
+  return parseRunDocument(text.toString('utf8'), file, journal.toString('utf8'))
+}
+
+/** Reads and checks a run document, with the records of the jobs that ended since it was written (its journal) laid over it. */
+export async function readRun(dir: string): Promise<RunDocument> {
+  return parseRunBytes(await readRunBytes(dir))
+}
+
+/** How many run folders a RunDocumentCache keeps (the least recently read goes first). */
+export const RUN_CACHE_SIZE = 32
+
+/**
+ * Run documents as readRun gives them, each kept with the bytes of run.json and of its journal
+ * it was checked from: a read that finds the very same bytes again gets that document without
+ * parsing and checking it again (runs:get is asked every few seconds while a run is on screen,
+ * and checking a 20-variant document took 7 to 15 ms). Any other bytes are parsed and checked in
+ * full, as readRun does. Kept by content rather than by mtime, size and inode: an atomic rewrite
+ * (temp file and rename) may get the inode just freed, the same size and a time stamp within the
+ * file system's granularity (a clock tick; 2 s on FAT), and the document must never be stale. The
+ * documents are shared by every reader, so they are frozen (change a copy), and marked as checked
+ * against RunDocumentSchema, so dispatch does not check runs:get's answer again.
+ */
+export class RunDocumentCache {
+  private readonly kept = new Map<string, RunFolderBytes & { doc: RunDocument }>()
+
+  constructor(private readonly size = RUN_CACHE_SIZE) {}
+
+  async read(dir: string): Promise<RunDocument> {
+    const key = path.resolve(dir)
+    const bytes = await readRunBytes(dir)
+    const known = this.kept.get(key)
+    // a read that fails (a damaged file) keeps nothing: the next read checks the file again
+    this.kept.delete(key)
+    const doc = known && known.text.equals(bytes.text) && known.journal.equals(bytes.journal) ? known.doc : markChecked(deepFreeze(parseRunBytes(bytes)), RunDocumentSchema)
+    this.kept.set(key, { ...bytes, doc })
+    if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value!)
+    return doc
+  }
 }
 
 /**
@@ -334,9 +384,21 @@ export async function markIfInterrupted(dir: string, read: RunDocument): Promise
   return doc
 }
 
-/** The runs kept in the app's data folder (`<data>/runs/<id>/`). */
+/**
+ * The runs kept in the app's data folder (`<data>/runs/<id>/`). With `cache`, the documents it
+ * reads are the cache's (frozen, shared with its other readers) and an unchanged run folder is
+ * not parsed and checked again.
+ */
 export class RunStore {
-  constructor(readonly root: string) {}
+  private readonly read: (dir: string) => Promise<RunDocument>
+
+  constructor(
+    readonly root: string,
+    options: { cache?: RunDocumentCache } = {}
+  ) {
+    const cache = options.cache
+    this.read = cache ? (dir) => cache.read(dir) : readRun
+  }
 
   dirOf(id: string): string {
     if (!/^[A-Za-z0-9_-]{1,80}$/.test(id)) throw new RunFileError(`"${id}" is not a run id`)
@@ -350,7 +412,7 @@ export class RunStore {
     for (const name of names) {
       const dir = path.join(this.root, name)
       try {
-        runs.push(isSweepFolder(dir) ? (await readSweep(dir)).summary : summarizeRun(await markIfInterrupted(dir, await readRun(dir))))
+        runs.push(isSweepFolder(dir) ? (await readSweep(dir, this.read)).summary : summarizeRun(await markIfInterrupted(dir, await this.read(dir))))
       } catch (error) {
         problems.push((error as Error).message)
       }
@@ -362,14 +424,14 @@ export class RunStore {
   /** A run's document; a sweep's is its latest step's run, under the sweep's id, name, plan and state. */
   async get(id: string): Promise<RunDocument> {
     const dir = this.dirOf(id)
-    if (isSweepFolder(dir)) return (await readSweep(dir)).run()
-    return markIfInterrupted(dir, await readRun(dir))
+    if (isSweepFolder(dir)) return (await readSweep(dir, this.read)).run()
+    return markIfInterrupted(dir, await this.read(dir))
   }
 
   /** The sweep kept under `id`: its record, state and steps (each with its run); undefined when `id` is a run of its own. */
   async sweep(id: string): Promise<SweepFolder | undefined> {
     const dir = this.dirOf(id)
-    return isSweepFolder(dir) ? readSweep(dir) : undefined
+    return isSweepFolder(dir) ? readSweep(dir, this.read) : undefined
   }
 
   /** Where a run's raw outputs are: its folder, or for a sweep its latest step's (the one runs:get gives). */
@@ -391,12 +453,12 @@ export class RunStore {
   async rename(id: string, name: string): Promise<RunSummary> {
     const dir = this.dirOf(id)
     if (isSweepFolder(dir)) {
-      const sweep = await readSweep(dir)
+      const sweep = await readSweep(dir, this.read)
       if (sweep.summary.status === 'running') throw new RunFileError(`sweep ${id} is still going in another VirtBench process; rename it when it has ended`)
       await writeSweepRecord(dir, { ...sweep.record, name })
-      return (await readSweep(dir)).summary
+      return (await readSweep(dir, this.read)).summary
     }
-    const doc = await markIfInterrupted(dir, await readRun(dir))
+    const doc = await markIfInterrupted(dir, await this.read(dir))
     if (doc.status === 'running') throw new RunFileError(`run ${id} is still going in another VirtBench process; rename it when it has ended`)
     const renamed: RunDocument = { ...doc, name, updatedAt: new Date().toISOString() }
     await writeRunFile(dir, renamed)
@@ -516,8 +578,11 @@ function sweepStatus(total: number, steps: readonly SweepFolderStep[], lock: str
   return 'interrupted'
 }
 
-/** Reads a sweep folder: its record, each step with its run (a run a crash left running is marked interrupted), its summary. */
-export async function readSweep(dir: string): Promise<SweepFolder> {
+/**
+ * Reads a sweep folder: its record, each step with its run (a run a crash left running is marked
+ * interrupted), its summary; `read` reads a step's run folder (a RunDocumentCache's, say).
+ */
+export async function readSweep(dir: string, read: (dir: string) => Promise<RunDocument> = readRun): Promise<SweepFolder> {
   const record = await readSweepRecord(dir)
   const sweep = record.plan.sweep!
   const total = sweepSteps(expandSweep(sweep).length, record.plan.repetitions, sweep.order).length
@@ -525,11 +590,11 @@ export async function readSweep(dir: string): Promise<SweepFolder> {
   const extra = (await fs.readdir(dir)).filter((name) => /^\d+-/.test(name) && !recorded.has(name) && existsSync(path.join(dir, name, RUN_FILE))).sort()
   const steps: SweepFolderStep[] = []
   for (const s of record.steps) {
-    const run = existsSync(path.join(dir, s.dir, RUN_FILE)) ? await readRun(path.join(dir, s.dir)) : undefined
+    const run = existsSync(path.join(dir, s.dir, RUN_FILE)) ? await read(path.join(dir, s.dir)) : undefined
     steps.push({ label: s.label, dir: s.dir, status: s.status, seconds: s.seconds, ...(run ? { run } : {}) })
   }
   for (const name of extra) {
-    const run = await markIfInterrupted(path.join(dir, name), await readRun(path.join(dir, name)))
+    const run = await markIfInterrupted(path.join(dir, name), await read(path.join(dir, name)))
     steps.push({ label: run.targets.find((t) => t.role === 'variant')?.label ?? name, dir: name, status: run.status, run })
   }
   const lock = await fs.readFile(path.join(dir, LOCK_FILE), 'utf8').catch(() => '')

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { compare } from '../../../src/shared/compare'
@@ -250,6 +250,39 @@ describe('MonitorSeriesChart', () => {
       ['1 s', '14.4k op/s', '800 op/s'],
       ['2 s', '—', '850 op/s']
     ])
+  })
+})
+
+describe('MonitorSeriesChart time axis', () => {
+  /** The tick labels of the chart's time axis, left to right, once recharts has drawn them (after its first render). */
+  const timeTicks = async (container: HTMLElement): Promise<string[]> => {
+    const labels = (): Element[] => [...container.querySelectorAll('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')]
+    await waitFor(() => expect(labels().length).toBeGreaterThan(0), { timeout: 20_000 })
+    return labels().map((t) => t.textContent ?? '')
+  }
+
+  /** The monitored run with its series sampled at `times` (seconds since the first sample, as diskstats rounds them). */
+  const sampledAt = (times: readonly number[]): RunDocument => {
+    const r = monitoredRun()
+    const job = r.jobs.find((j) => j.id === 'j0002')!
+    const point = job.monitor![0]!.series![0]!
+    job.monitor = job.monitor!.map((m) => ({ ...m, series: times.map((at) => ({ ...point, at })) }))
+    return r
+  }
+
+  it('puts the ticks on round seconds from 0, not on the samples\' odd times (no "1.0075 s")', async () => {
+    const times = Array.from({ length: 31 }, (_, i) => Math.round(i * 1.0075 * 1000) / 1000)
+    const { container } = render(<MonitorSeriesChart run={sampledAt(times)} />)
+    expect(times.at(-1)).toBe(30.225)
+    expect(await timeTicks(container)).toEqual(['0', '10 s', '20 s', '30 s'])
+  })
+
+  it('steps by half seconds over a short job, and by 20 s over a long one', async () => {
+    const short = render(<MonitorSeriesChart run={sampledAt([0, 1.004, 2.009])} />)
+    expect(await timeTicks(short.container)).toEqual(['0', '0.5 s', '1 s', '1.5 s', '2 s'])
+    short.unmount()
+    const long = render(<MonitorSeriesChart run={sampledAt(Array.from({ length: 95 }, (_, i) => i + 0.003 * i))} />)
+    expect(await timeTicks(long.container)).toEqual(['0', '20 s', '40 s', '60 s', '80 s'])
   })
 })
 

@@ -74,6 +74,10 @@ describe('virtbench run', () => {
     const result = await cli(['--resume', out, '--identity', host.privateKeyPath, '--data-dir', dataDir])
     expect(result.status, result.stdout + result.stderr).toBe(0)
     expect(result.stdout).toContain('Running 1 job.')
+    // counted over the whole run: 7 jobs kept, this one the 8th of 8
+    expect(result.stdout).toMatch(/^\[8\/8\] Latency: 200 x 512 B O_DIRECT writes on vm #2 started/m)
+    expect(result.stdout).toMatch(/^\[8\/8\] Latency: 200 x 512 B O_DIRECT writes on vm #2 ok \(4 values\)$/m)
+    expect(result.stdout.match(/^\[\d\/\d\]/gm)).toEqual(['[8/8]', '[8/8]'])
     const after = RunDocumentSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
     expect(after.status).toBe('completed')
     expect(after.jobs.map((j) => j.attempts)).toEqual([1, 1, 1, 1, 1, 1, 1, 2])

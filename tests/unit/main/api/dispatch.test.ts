@@ -8,7 +8,10 @@ import { ApiError } from '../../../../src/main/api/api-error'
 import { EventHub } from '../../../../src/main/api/event-hub'
 import { createApi, type HostServices } from '../../../../src/main/api/handlers'
 import type { EventChannel } from '../../../../src/shared/channels'
-import type { Envelope, Settings } from '../../../../src/shared/contract'
+import { invokeContract, type Envelope, type Settings } from '../../../../src/shared/contract'
+import { markChecked, wasChecked } from '../../../../src/shared/checked-values'
+import { RunDocumentSchema, type RunDocument } from '../../../../src/shared/model/run'
+import { writeRunFile } from '../../../../src/main/store/run-store'
 
 const packageJson = JSON.parse(
   readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')
@@ -177,6 +180,40 @@ describe('dispatch through createApi', () => {
     const error = errorOf(await dispatch(handlers, 'settings:get', undefined))
     expect(error.code).toBe('invalid-response')
     expect(error.message).toContain('settings:get produced an answer that breaks the contract (theme: ')
+  })
+})
+
+describe('answers already checked (checked-values)', () => {
+  const settingsSchema = invokeContract['settings:get'].response
+
+  it('gives an answer marked as checked against the response schema as it is, and checks every other', async () => {
+    const checked = markChecked(Object.freeze({ theme: 'purple' }), settingsSchema)
+    const passed = await dispatch({ ...makeApi().handlers, 'settings:get': () => checked as unknown as Settings }, 'settings:get', undefined)
+    expect(passed.ok && passed.value).toBe(checked)
+    // marked for another schema, or not marked at all: checked as ever
+    const other = markChecked(Object.freeze({ theme: 'purple' }), invokeContract['app:info'].response)
+    expect(errorOf(await dispatch({ ...makeApi().handlers, 'settings:get': () => other as unknown as Settings }, 'settings:get', undefined)).code).toBe('invalid-response')
+    expect(() => markChecked({ theme: 'dark' }, settingsSchema)).toThrow('only a frozen value can be marked as checked')
+    expect(wasChecked({ theme: 'dark' }, settingsSchema)).toBe(false)
+  })
+
+  it('answers runs:get with the run folder as it is now, after every change', async () => {
+    const run = RunDocumentSchema.parse(JSON.parse(readFileSync(path.join(__dirname, '../../../fixtures/runs/loopback-quick/run.json'), 'utf8')))
+    const dir = path.join(dataDir, 'runs', run.id)
+    await writeRunFile(dir, run)
+    const api = makeApi()
+    const get = async (): Promise<RunDocument> => {
+      const answer = await dispatch(api.handlers, 'runs:get', { id: run.id })
+      if (!answer.ok) throw new Error(answer.error.message)
+      return answer.value as RunDocument
+    }
+    const first = await get()
+    expect(first.name).toBe(run.name)
+    expect(await get()).toBe(first)
+    await writeRunFile(dir, { ...run, name: 'after a rename' })
+    expect((await get()).name).toBe('after a rename')
+    await fs.writeFile(path.join(dir, 'run.json'), '{"kind": "virtbench-run"')
+    expect(errorOf(await dispatch(api.handlers, 'runs:get', { id: run.id })).message).toMatch(/run\.json is not JSON \(.+\); it is not a VirtBench run document$/)
   })
 })
 

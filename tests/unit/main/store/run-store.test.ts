@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { markIfInterrupted, readRun, RunFolder, RunStore } from '../../../../src/main/store/run-store'
+import { markIfInterrupted, readRun, RunDocumentCache, RunFileError, RunFolder, RunStore, writeRunFile } from '../../../../src/main/store/run-store'
+import { wasChecked } from '../../../../src/shared/checked-values'
 import { RunDocumentSchema, type RunDocument } from '../../../../src/shared/model/run'
 
 const fixture = (): RunDocument =>
@@ -98,3 +99,113 @@ describe('a job that ends (RunFolder.endJob and its journal)', () => {
     expect(() => readFileSync(path.join(dir, 'jobs.journal'))).toThrow()
   })
 })
+
+describe('reading a run folder again (RunDocumentCache)', () => {
+  let root: string
+  beforeEach(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'vb-run-cache-'))
+  })
+  afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+  it('gives the document it checked while the folder holds the same bytes: frozen, and marked as checked for dispatch', async () => {
+    const dir = path.join(root, 'c1')
+    await RunFolder.create(dir, fixture())
+    const cache = new RunDocumentCache()
+    const first = await cache.read(dir)
+    expect(first).toEqual(await readRun(dir))
+    expect(await cache.read(dir)).toBe(first)
+    expect(Object.isFrozen(first.jobs[0]!.samples[0])).toBe(true)
+    expect(() => (first.jobs[0]!.status = 'failed')).toThrow(TypeError)
+    expect(wasChecked(first, RunDocumentSchema)).toBe(true)
+    expect(wasChecked(await readRun(dir), RunDocumentSchema)).toBe(false)
+    // the same bytes written again (a new inode): still the same document
+    await writeRunFile(dir, JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunDocument)
+    expect(await cache.read(dir)).toBe(first)
+  })
+
+  it("reads a file the engine rewrote (atomic rename) and a job in the journal at once, never the document it kept", async () => {
+    const dir = path.join(root, 'c2')
+    const doc = fixture()
+    for (const job of doc.jobs) Object.assign(job, { status: 'queued', attempts: 0, samples: [], steps: [], warnings: [] })
+    const folder = await RunFolder.create(dir, { ...doc, status: 'running' })
+    const cache = new RunDocumentCache()
+    expect((await cache.read(dir)).jobs[0]!.status).toBe('queued')
+    const job = folder.run.jobs[0]!
+    await folder.endJob(job, () => Object.assign(job, fixture().jobs[0]))
+    expect((await cache.read(dir)).jobs[0]).toEqual(fixture().jobs[0])
+    folder.update((d) => (d.name = 'renamed while it runs'))
+    await folder.close()
+    const read = await cache.read(dir)
+    expect(read.name).toBe('renamed while it runs')
+    expect(read).toEqual(await readRun(dir))
+  })
+
+  it('reads a file changed in place to the same size, inode and time stamps again', async () => {
+    const dir = path.join(root, 'c3')
+    await RunFolder.create(dir, { ...fixture(), name: 'name A' })
+    const file = path.join(dir, 'run.json')
+    // a whole second, as a file system of coarse time stamps keeps it
+    const stamp = new Date('2026-11-26T12:00:00Z')
+    utimesSync(file, stamp, stamp)
+    const cache = new RunDocumentCache()
+    expect((await cache.read(dir)).name).toBe('name A')
+    const before = statSync(file)
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"name A"', '"name B"'))
+    utimesSync(file, stamp, stamp)
+    const after = statSync(file)
+    expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs])
+    expect((await cache.read(dir)).name).toBe('name B')
+  })
+
+  it('still refuses a damaged file with the clear error, every time, and reads it again once it is mended', async () => {
+    const dir = path.join(root, 'c4')
+    await RunFolder.create(dir, fixture())
+    const file = path.join(dir, 'run.json')
+    const good = readFileSync(file, 'utf8')
+    const cache = new RunDocumentCache()
+    const first = await cache.read(dir)
+    writeFileSync(file, good.replace('"kind": "virtbench-run"', '"kind": "virtbench-run", "jobs": 7, "x": {'))
+    await expect(cache.read(dir)).rejects.toThrow(new RunFileError(`${file} is not JSON (${jsonError(good.replace('"kind": "virtbench-run"', '"kind": "virtbench-run", "jobs": 7, "x": {'))}); it is not a VirtBench run document`))
+    writeFileSync(file, good.replace(/"status": "succeeded"/, '"status": "finished"'))
+    await expect(cache.read(dir)).rejects.toThrow(/run\.json is damaged: jobs\.0\.status: /)
+    await expect(cache.read(dir)).rejects.toThrow(RunFileError)
+    writeFileSync(file, good)
+    const mended = await cache.read(dir)
+    expect(mended).toEqual(first)
+    expect(mended).not.toBe(first)
+  })
+
+  it('keeps the folders read last (the oldest goes first)', async () => {
+    const cache = new RunDocumentCache(2)
+    const dirs = ['k1', 'k2', 'k3'].map((name) => path.join(root, name))
+    for (const dir of dirs) await RunFolder.create(dir, fixture())
+    const [a, b] = [await cache.read(dirs[0]!), await cache.read(dirs[1]!)]
+    expect(await cache.read(dirs[0]!)).toBe(a)
+    await cache.read(dirs[2]!)
+    expect(await cache.read(dirs[0]!)).toBe(a)
+    expect(await cache.read(dirs[1]!)).not.toBe(b)
+  })
+
+  it('lets RunStore mark a run whose process is gone interrupted, and then gives the interrupted run', async () => {
+    const dir = path.join(root, 'r1')
+    await RunFolder.create(dir, { ...fixture(), status: 'running' })
+    const store = new RunStore(root, { cache: new RunDocumentCache() })
+    expect((await store.get('r1')).status).toBe('running')
+    writeFileSync(path.join(dir, '.lock'), '999999999') // no such process
+    expect((await store.get('r1')).status).toBe('interrupted')
+    const again = await store.get('r1')
+    expect(again.status).toBe('interrupted')
+    expect(await store.get('r1')).toBe(again)
+    expect((await store.list()).runs.map((r) => r.status)).toEqual(['interrupted'])
+  })
+})
+
+/** The message JSON.parse gives for `text`. */
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text)
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('the text is JSON')
+}

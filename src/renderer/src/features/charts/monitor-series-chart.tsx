@@ -33,6 +33,7 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
       ? Math.max(0, ...view.rows.flatMap((r) => view.sources.map((s) => Number(r[s.key] ?? 0))))
       : Math.max(0, ...view.bars.map((b) => b.value))
   const axis = linearAxis(measure.unit, peak)
+  const time = timeAxis(view)
   return (
     <ChartCard
       title="Host monitor: guest-visible and host-visible I/O"
@@ -50,7 +51,7 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
         {view.mode === 'series' ? (
           <LineChart data={view.rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
             <CartesianGrid {...GRID_PROPS} />
-            <XAxis type="number" dataKey="at" domain={['dataMin', 'dataMax']} tickFormatter={(v: number) => `${v} s`} {...AXIS_PROPS} />
+            <XAxis type="number" dataKey="at" domain={time.domain} ticks={time.ticks} interval={0} tickFormatter={time.format} {...AXIS_PROPS} />
             <YAxis domain={[0, axis.top]} ticks={axis.ticks} interval={0} tickFormatter={axis.format} width={88} {...AXIS_PROPS} />
             <Tooltip {...TOOLTIP_PROPS} cursor={{ stroke: 'var(--border)' }} labelFormatter={(v) => `${String(v)} s`} formatter={(value) => formatValue(Number(value), measure.unit)} />
             <Legend {...LEGEND_PROPS} />
@@ -88,6 +89,18 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
       ) : null}
     </ChartCard>
   )
+}
+
+/**
+ * The series' time axis: from the first sample (0 s) to the last, with ticks on round seconds
+ * (linearAxis's: 0, 10 s, 20 s, 30 s rather than recharts' own cut of the samples' times, such as
+ * 1.0075 s). It ends at the last sample rather than at the next tick, so the lines reach its end.
+ */
+function timeAxis(view: MonitorView): { domain: [number, number]; ticks: number[]; format: (value: number) => string } {
+  const last = view.mode === 'series' ? Math.max(0, ...view.rows.map((r) => r.at ?? 0)) : 0
+  const axis = linearAxis('s', last)
+  const end = last > 0 ? last : axis.top
+  return { domain: [0, end], ticks: axis.ticks.filter((t) => t <= end * (1 + 1e-9)), format: axis.format }
 }
 
 export function monitorSummary(view: MonitorView, measure: { label: string; unit: Unit }): string {
