@@ -11,7 +11,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' }
+        // the time limits here catch a hang, never a slow machine: a loaded 2-core CI machine
+        // stretched user-event tests past vitest's default 5 s
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 60_000 }
       },
       {
         extends: true,
@@ -19,7 +21,8 @@ export default defineConfig({
           name: 'component',
           include: ['tests/component/**/*.test.tsx'],
           environment: 'jsdom',
-          setupFiles: ['tests/component/setup.ts']
+          setupFiles: ['tests/component/setup.ts'],
+          testTimeout: 60_000
         }
       },
       {

@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach } from 'vitest'
 import { polyfillDialog } from './dialog-polyfill'
 
@@ -18,6 +18,10 @@ class FixedResizeObserver {
 globalThis.ResizeObserver ??= FixedResizeObserver as unknown as typeof ResizeObserver
 
 polyfillDialog()
+
+// findBy* and waitFor give up after this long (Testing Library's default is 1 s): they return as
+// soon as what they wait for is there, so only a machine under load ever waits longer
+configure({ asyncUtilTimeout: 15_000 })
 
 afterEach(() => {
   cleanup()

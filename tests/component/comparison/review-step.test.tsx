@@ -29,7 +29,7 @@ function start(): HTMLElement {
 
 /** Waits for main's review of the current plan (it comes a moment after the plan stops changing). */
 async function reviewed(): Promise<void> {
-  await screen.findByText(/^Estimated time, all jobs one after the other/, {}, { timeout: 2000 })
+  await screen.findByText(/^Estimated time, all jobs one after the other/)
 }
 
 function startWhy(): string {
@@ -248,7 +248,7 @@ describe('when main cannot answer, and starting over', () => {
       },
       { ...atReview, wizardDraft: readyDraft() }
     )
-    expect((await screen.findByText(/The plan could not be checked:/, {}, { timeout: 2000 })).textContent).toContain('main is not answering')
+    expect((await screen.findByText(/The plan could not be checked:/)).textContent).toContain('main is not answering')
     expect(startWhy()).toBe('The plan could not be checked; check it again.')
     down = false
     await user.click(screen.getByRole('button', { name: 'Check again' }))
