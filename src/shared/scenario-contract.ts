@@ -52,15 +52,39 @@ export const DomainDiffSchema = z.discriminatedUnion('ok', [
 ])
 export type DomainDiff = z.infer<typeof DomainDiffSchema>
 
+/** How the guest takes a change of its domain: a restart, applied live (no restart), or nothing to change. */
+export const DOMAIN_CHANGE_KINDS = ['restart', 'live', 'none'] as const
+const DomainChangeKind = z.enum(DOMAIN_CHANGE_KINDS)
+
 /** The time of a sweep: each step's run as estimateRun has it, and the restarts between them. */
 export const SweepEstimateSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),
-    steps: z.array(z.object({ label: z.string(), seconds: z.number(), jobs: z.number() })),
-    /** Restarts of the guest: one before each step (the domain changes), and the restore's. */
+    steps: z.array(
+      z.object({
+        label: z.string(),
+        seconds: z.number(),
+        jobs: z.number(),
+        /** How the guest takes this step's change before its jobs. */
+        change: DomainChangeKind,
+        /** For a change applied live: what is set on the running guest ("vCPUs: 2 -> 4, applied live, no restart"). */
+        live: z.array(z.string()).optional()
+      })
+    ),
+    /** How the guest takes the restore after the last step. */
+    restore: DomainChangeKind,
+    /** Restarts of the guest counted in `seconds`: the steps' and the restore's. */
     restarts: z.number(),
     /** What one restart is counted (shutdown, start, boot until SSH answers). */
     restartSeconds: z.number(),
+    /**
+     * Where the restarts were told from: `domain`, the domain's XML as its host has it now (each
+     * step as the sweep would define it); `plan`, the plan alone: every step and the restore counted
+     * a restart, the most it may take.
+     */
+    restartsFrom: z.enum(['domain', 'plan']),
+    /** Why the domain was not read, when a factor of the sweep (vCPUs, memory) may be applied live. */
+    domainNote: z.string().optional(),
     seconds: z.number()
   }),
   z.object({ ok: z.literal(false), issues: z.array(z.object({ path: z.string(), message: z.string() })) })

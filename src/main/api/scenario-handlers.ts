@@ -1,14 +1,9 @@
 import os from 'node:os'
-import type { DomainHostProblem, DomainList, SweepEstimate } from '../../shared/scenario-contract'
-import { ComparisonPlanSchema, type ComparisonPlan } from '../../shared/model/plan'
+import type { DomainHostProblem, DomainList } from '../../shared/scenario-contract'
 import { sameTargetName, type Target } from '../../shared/model/target'
-import { expandSweep, sweepSteps } from '../../shared/sweep/expand'
-import { idleSecondsOf } from '../engine/before-jobs'
-import { estimateRun, expandTests, PlanError, planJobs } from '../engine/planner'
 import { storedSudoOf } from '../engine/start-run'
 import { readDomain } from '../scenario/domain-state'
 import { editDomain } from '../scenario/domain-edit'
-import { stepPlan } from '../scenario/sweep-run'
 import { ScenarioError, virsh, type DomainHost, type VirshResult } from '../scenario/virsh'
 import type { SecretStore } from '../secrets/secrets'
 import { knownHostsFiles, type HostKeyQuestion } from '../ssh/host-key'
@@ -17,13 +12,13 @@ import { SessionError, type Session } from '../ssh/types'
 import { TargetsStore } from '../store/targets-store'
 import type { Handlers } from './dispatch'
 import { hostKeyQuestionOf, type HostKeyDecisions } from './host-key-decisions'
-import { issuesOf, pathOfProblem } from './plan-review'
+import { domainToRead, estimateSweep } from './sweep-estimate'
 
 /**
  * The wizard's questions about a guest's libvirt domain (docs/scenarios.md): the domains of its
  * physical host, and what each setup would change (`virsh dumpxml --inactive` and the pure
- * editor; nothing is defined or restarted). Also the time of a sweep, each step's run estimated
- * as a run is (estimateRun) plus the guest's restarts.
+ * editor; nothing is defined or restarted). Also the time of a sweep (sweep-estimate.ts), its
+ * restarts told from the domain's XML when a step may be applied live.
  */
 
 export type ScenarioHandlerNames = 'scenario:listDomains' | 'scenario:diff' | 'scenario:estimate'
@@ -36,13 +31,6 @@ export interface ScenarioServices {
   homeDir?: string
   notify: (level: 'info' | 'warning' | 'error', message: string) => void
 }
-
-/**
- * What one restart of the guest is counted in a sweep's estimate: define, shutdown, start and
- * the boot until SSH answers, as measured in the lab (docs/scenarios.md#timings-in-the-lab-2-cores-tcg:
- * 10 to 15 s for the restart, 64 to 101 s for the boot under TCG). A KVM guest boots faster.
- */
-export const RESTART_SECONDS = 90
 
 /** Every wait on the host has a deadline: listing and reading a domain take seconds. */
 const HOST_TIMEOUT_MS = 30_000
@@ -142,30 +130,15 @@ export function createScenarioHandlers(svc: ScenarioServices): Pick<Handlers, Sc
         return { ok: true as const, host: host.label, domain, setups: diffs }
       }),
 
-    'scenario:estimate': ({ plan }) => estimateSweep(plan)
-  }
-}
-
-/** The time of the plan's sweep: each step as estimateRun counts a run, and RESTART_SECONDS per restart. */
-export function estimateSweep(loose: unknown): SweepEstimate {
-  const parsed = ComparisonPlanSchema.safeParse(loose)
-  if (!parsed.success) return { ok: false, issues: issuesOf(parsed.error, loose) }
-  const plan: ComparisonPlan = parsed.data
-  if (!plan.sweep) return { ok: false, issues: [{ path: 'sweep', message: 'the plan has no sweep' }] }
-  const variants = expandSweep(plan.sweep)
-  try {
-    const steps = sweepSteps(variants.length, plan.repetitions, plan.sweep.order).map((step) => {
-      const variant = variants[step.variant]!
-      const one = stepPlan(plan, variant, step)
-      const tests = expandTests(one)
-      const jobs = planJobs(one, tests)
-      return { label: variant.label, seconds: estimateRun(one, tests, jobs, idleSecondsOf(one)).seconds, jobs: jobs.length }
-    })
-    // a change before every step (the first too, unless the domain has it already), and the restore
-    const restarts = steps.length + 1
-    return { ok: true, steps, restarts, restartSeconds: RESTART_SECONDS, seconds: steps.reduce((sum, s) => sum + s.seconds, 0) + restarts * RESTART_SECONDS }
-  } catch (error) {
-    if (error instanceof PlanError) return { ok: false, issues: error.problems.map((problem) => ({ path: pathOfProblem(problem), message: problem })) }
-    throw error
+    'scenario:estimate': async ({ plan }) => {
+      // the restarts are told from the domain only when a step may be applied live: else every step restarts anyway
+      const read = domainToRead(plan)
+      if (!read) return estimateSweep(plan)
+      const now = await askHost(read.guest, read.baseline, async (host) => {
+        const info = await readDomain(host, read.domain)
+        return { ok: true as const, xml: info.xml, running: info.state === 'running' }
+      })
+      return estimateSweep(plan, now.ok ? { domain: read.domain, xml: now.xml, running: now.running } : { note: now.message })
+    }
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { draftOfSweep, sweepOfDraft, valueText } from '../../../src/renderer/src/models/sweep-draft'
 
 describe('the wizard keeps a preset sweep of the storage backend', () => {
-  it('carries the storage factor and its prepared disks through the draft, which does not offer to edit them', () => {
+  it('carries the storage factor and its prepared disks through the draft unchanged', () => {
     const sweep = {
       target: 'vm1',
       domain: 'guest-1',

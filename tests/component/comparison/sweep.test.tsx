@@ -20,8 +20,8 @@ const atReview = { wizardStep: 3 as const, wizardReached: 3 as const, wizardChec
 function estimateOf({ plan }: { plan: Record<string, unknown> }): SweepEstimate {
   const factors = (plan as ComparisonPlanInput).sweep!.factors as Record<string, unknown[]>
   const count = Object.values(factors).reduce((n, values) => n * values.length, 1)
-  const steps = Array.from({ length: count }, (_, i) => ({ label: `combination ${i + 1}`, seconds: 20, jobs: 4 }))
-  return { ok: true, steps, restarts: count + 1, restartSeconds: 90, seconds: count * 20 + (count + 1) * 90 }
+  const steps = Array.from({ length: count }, (_, i) => ({ label: `combination ${i + 1}`, seconds: 20, jobs: 4, change: 'restart' as const }))
+  return { ok: true, steps, restore: 'restart', restarts: count + 1, restartSeconds: 90, restartsFrom: 'plan', seconds: count * 20 + (count + 1) * 90 }
 }
 
 /** The sweep's time, as the expansion says it. */
@@ -86,6 +86,43 @@ describe('wizard step 2: sweeping one guest', () => {
       'cache=writeback, io=io_uring, queues=4'
     ])
     await waitFor(() => expect(timeText(card)).toMatch(/ \(8 runs, .* up to 9 restarts/))
+  }, 30_000)
+
+  it('says which steps need no restart when main told the restarts from the domain (applied live), and why it could not', async () => {
+    const user = userEvent.setup()
+    const live: SweepEstimate = {
+      ok: true,
+      steps: [
+        { label: 'vcpus=2', seconds: 20, jobs: 4, change: 'none' },
+        { label: 'vcpus=4', seconds: 20, jobs: 4, change: 'live', live: ['vCPUs: 2 -> 4, applied live, no restart'] }
+      ],
+      restore: 'restart',
+      restarts: 1,
+      restartSeconds: 90,
+      restartsFrom: 'domain',
+      seconds: 130
+    }
+    const unread = { ...estimateOf({ plan: { sweep: { factors: { vcpus: [2, 4] } } } }), domainNote: 'host-01 has no virsh (virsh list found no such command): install libvirt-clients there' }
+    let answer: SweepEstimate = live
+    renderWizard({ 'scenario:estimate': () => answer }, { ...atScenario, wizardDraft: draftOf(['vm1']) })
+    await user.click(screen.getByRole('button', { name: 'Sweep a guest…' }))
+    const card = sweepCard()
+    await user.type(within(card).getByLabelText('libvirt domain'), 'vm1-dom')
+    await user.click(within(card).getByRole('checkbox', { name: 'Sweep vCPUs' }))
+    await user.type(within(card).getByLabelText('vCPUs values'), '2, 4')
+    await waitFor(() =>
+      expect(timeText(card)).toBe(
+        'Estimated time: about 2 min (2 runs, one per step with the baseline measured in each: about 40 s; 1 restart of the guest (the restore), as its domain’s XML says, counted 90 s each as in the lab under TCG; a KVM guest boots faster; ' +
+          'step 1, vcpus=2: the domain has it already, no restart; step 2, vcpus=4: vCPUs: 2 -> 4, applied live, no restart).'
+      )
+    )
+    answer = unread
+    await user.type(within(card).getByLabelText('vCPUs values'), ', 1')
+    await waitFor(() =>
+      expect(timeText(card)).toMatch(
+        /up to 3 restarts of the guest, one per step and the restore, counted 90 s each as in the lab under TCG; a KVM guest boots faster; whether a change of vCPUs or memory is applied live, without a restart, is told once the domain is read: host-01 has no virsh \(virsh list found no such command\): install libvirt-clients there\)\.$/
+      )
+    )
   }, 30_000)
 
   it('shows no combination while a value is wrong, and says what is wrong at the field', async () => {
@@ -163,7 +200,7 @@ describe('wizard step 4: domain changes and consent', () => {
       },
       { ...atReview, wizardDraft: setupDraft() }
     )
-    await screen.findByText(/^Estimated time, all jobs one after the other/, {}, { timeout: 2000 })
+    await screen.findByText(/^Estimated time, all jobs one after the other/)
     await user.click(screen.getByRole('button', { name: 'Run preflight' }))
     await screen.findByText('Found (1)')
     const why = (): string => document.getElementById('wiz-start-why')?.textContent ?? ''

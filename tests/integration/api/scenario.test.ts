@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { createApi, type Api } from '../../../src/main/api/handlers'
-import { RESTART_SECONDS } from '../../../src/main/api/scenario-handlers'
+import { RESTART_SECONDS } from '../../../src/main/api/sweep-estimate'
 import type { DomainDiff, DomainList, SweepEstimate } from '../../../src/shared/scenario-contract'
 import type { HostKeyQuestion } from '../../../src/shared/targets-contract'
 import { freePort } from '../../harness/free-port'
@@ -225,6 +225,32 @@ describe('scenario:listDomains and scenario:diff through real virsh (libvirt\'s 
       ok: false,
       errors: ['queues=4 is more than the 2 vCPUs of domain test (Linux uses at most one queue per vCPU): ask for at most 2 queues, or add vcpus: 4']
     })
+  })
+
+  it('tells the estimate which steps need no restart from the domain\'s XML: vCPUs within the maximum applied live', async () => {
+    const plan = (domain: string) => ({
+      name: 'sweep',
+      baseline: { target: 'kvm-host' },
+      variants: [],
+      tests: [{ pack: 'block-dd', form: 'quick' }],
+      repetitions: 1,
+      sweep: { target: 'vm', domain, factors: { vcpus: [2, 1] } }
+    })
+    const live = await call<SweepEstimate>('scenario:estimate', { plan: plan('test') })
+    expect(live).toMatchObject({
+      ok: true,
+      restartsFrom: 'domain',
+      steps: [
+        { label: 'vcpus=2', change: 'none' },
+        { label: 'vcpus=1', change: 'live', live: ['vCPUs: 2 -> 1, applied live, no restart'] }
+      ],
+      restore: 'live',
+      restarts: 0
+    })
+    expect(live.ok && live.seconds).toBe(live.ok && live.steps[0]!.seconds + live.steps[1]!.seconds)
+    // a domain the host does not have: every step counted a restart, and why the domain was not read
+    const unread = await call<SweepEstimate>('scenario:estimate', { plan: plan('nope') })
+    expect(unread).toMatchObject({ ok: true, restartsFrom: 'plan', restarts: 3, domainNote: "kvm-host has no libvirt domain named nope (virsh said: failed to get domain 'nope'): check the domain name (virsh list --all on kvm-host)" })
   })
 
   it('a domain the host does not have', async () => {

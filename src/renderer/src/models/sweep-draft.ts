@@ -1,5 +1,5 @@
 import { SweepSchema, type ComparisonPlanInput, type Sweep, type SweepInput } from '../../../shared/model/plan'
-import { DISK_BUSES, DISK_CACHES, IO_MODES, SCENARIO_LABELS, type Scenario } from '../../../shared/model/scenario'
+import { DISK_BUSES, DISK_CACHES, IO_MODES, SCENARIO_LABELS, SWAP_BACKENDS, type Scenario, type SwapBackend } from '../../../shared/model/scenario'
 import { sameTargetName } from '../../../shared/model/target'
 import { expandSweep, sweptFactors, type SweepVariant } from '../../../shared/sweep/expand'
 import { typedNumber } from '../lib/typed-number'
@@ -14,7 +14,7 @@ export const CHOICE_FACTORS = { cache: DISK_CACHES, io: IO_MODES, bus: DISK_BUSE
 export type ChoiceFactor = keyof typeof CHOICE_FACTORS
 export const COUNT_FACTORS = ['queues', 'vcpus', 'memoryMiB', 'nicQueues'] as const
 export type CountFactor = (typeof COUNT_FACTORS)[number]
-/** storage is swept from a preset (it names prepared disks on the host); the wizard keeps it, but does not offer it. */
+/** storage has an editor of its own: the backends, and each data disk's prepared disk per backend on the host. */
 export type SweepFactor = ChoiceFactor | CountFactor | 'storage'
 
 /** A factor's name inside a sentence: "Sweep disk cache". */
@@ -54,9 +54,27 @@ export interface SweepDraft {
   typed: Partial<Record<CountFactor, string>>
   /** The data disk a bus factor moves (its <target dev>). */
   busDisk: string
-  /** A preset's storage factor and its prepared disks, kept as loaded (the wizard does not edit them). */
-  storage?: Pick<Sweep, 'storage' | 'storageBootDisk'> & { values: Sweep['factors']['storage'] }
+  /** The storage factor, when it is swept. */
+  storage?: StorageDraft
   order: 'grouped' | 'interleaved'
+}
+
+/**
+ * The storage factor as the wizard edits it: the backends swept (in the model's order), each
+ * data disk swapped with the prepared disk on the physical host per backend (as typed; only the
+ * backends swept are sent), and whether the disk the guest boots from may be swapped.
+ */
+export interface StorageDraft {
+  backends: SwapBackend[]
+  disks: StorageDiskDraft[]
+  allowBootDisk: boolean
+}
+
+export interface StorageDiskDraft {
+  /** Its <target dev> in the domain XML (vdb). */
+  disk: string
+  /** The prepared disk per backend: a file for file-raw and file-qcow2, a block device (a logical volume) for lvm. */
+  paths: Partial<Record<SwapBackend, string>>
 }
 
 export function emptySweep(target: string, domain = ''): SweepDraft {
@@ -64,11 +82,16 @@ export function emptySweep(target: string, domain = ''): SweepDraft {
 }
 
 export function isSwept(sweep: SweepDraft, factor: SweepFactor): boolean {
+  if (factor === 'storage') return sweep.storage !== undefined
   return factor in CHOICE_FACTORS ? sweep.chosen[factor as ChoiceFactor] !== undefined : sweep.typed[factor as CountFactor] !== undefined
 }
 
 /** The sweep with `factor` swept (with `initial` values) or not. */
 export function withFactor(sweep: SweepDraft, factor: SweepFactor, on: boolean, initial?: string[] | string): SweepDraft {
+  if (factor === 'storage') {
+    const { storage: _dropped, ...rest } = sweep
+    return on ? { ...rest, storage: { backends: [], disks: [{ disk: '', paths: {} }], allowBootDisk: false } } : rest
+  }
   if (factor in CHOICE_FACTORS) {
     const { [factor as ChoiceFactor]: _dropped, ...chosen } = sweep.chosen
     return { ...sweep, chosen: on ? { ...chosen, [factor]: (initial as string[] | undefined) ?? [] } : chosen }
@@ -83,6 +106,70 @@ export function withChoice(sweep: SweepDraft, factor: ChoiceFactor, value: strin
   if (on) current.add(value)
   else current.delete(value)
   return { ...sweep, chosen: { ...sweep.chosen, [factor]: CHOICE_FACTORS[factor].filter((v) => current.has(v)) } }
+}
+
+/** The storage factor changed by `change` (nothing when it is not swept). */
+function withStorage(sweep: SweepDraft, change: (storage: StorageDraft) => StorageDraft): SweepDraft {
+  return sweep.storage ? { ...sweep, storage: change(sweep.storage) } : sweep
+}
+
+/** A backend swept or not, in the model's order. */
+export function withBackend(sweep: SweepDraft, backend: SwapBackend, on: boolean): SweepDraft {
+  return withStorage(sweep, (s) => {
+    const current = new Set(s.backends)
+    if (on) current.add(backend)
+    else current.delete(backend)
+    return { ...s, backends: SWAP_BACKENDS.filter((b) => current.has(b)) }
+  })
+}
+
+/** Another data disk to swap (its name and paths still to type). */
+export function withStorageDiskAdded(sweep: SweepDraft): SweepDraft {
+  return withStorage(sweep, (s) => ({ ...s, disks: [...s.disks, { disk: '', paths: {} }] }))
+}
+
+export function withStorageDiskRemoved(sweep: SweepDraft, index: number): SweepDraft {
+  return withStorage(sweep, (s) => ({ ...s, disks: s.disks.filter((_, i) => i !== index) }))
+}
+
+/** The disk at `index` with another name, or another prepared disk for `backend`. */
+export function withStorageDisk(sweep: SweepDraft, index: number, change: { disk: string } | { backend: SwapBackend; path: string }): SweepDraft {
+  return withStorage(sweep, (s) => ({
+    ...s,
+    disks: s.disks.map((d, i) => (i !== index ? d : 'disk' in change ? { ...d, disk: change.disk } : { ...d, paths: { ...d.paths, [change.backend]: change.path } }))
+  }))
+}
+
+export function withBootDiskAllowed(sweep: SweepDraft, allowBootDisk: boolean): SweepDraft {
+  return withStorage(sweep, (s) => ({ ...s, allowBootDisk }))
+}
+
+/** The plan's `storage` and `storageBootDisk` from the draft: each disk named, with the paths of the backends swept that are typed. */
+function storageOfDraft(storage: StorageDraft): Pick<SweepInput, 'storage' | 'storageBootDisk'> {
+  const disks = storage.disks.map((d) => {
+    const paths = storage.backends.flatMap((b) => {
+      const path = d.paths[b]?.trim()
+      return path ? [[b, path] as const] : []
+    })
+    return [d.disk.trim(), Object.fromEntries(paths)] as const
+  })
+  return { storage: Object.fromEntries(disks), ...(storage.allowBootDisk ? { storageBootDisk: true } : {}) }
+}
+
+/** The storage draft of a plan's sweep (a preset): its backends, its disks in their order. */
+function draftOfStorage(sweep: NonNullable<ComparisonPlanInput['sweep']>): StorageDraft | undefined {
+  if (!sweep.factors.storage && !sweep.storage) return undefined
+  return {
+    backends: [...(sweep.factors.storage ?? [])],
+    disks: Object.entries(sweep.storage ?? {}).map(([disk, paths]) => ({ disk, paths: { ...paths } })),
+    allowBootDisk: sweep.storageBootDisk === true
+  }
+}
+
+/** The disk names typed more than once (the plan names each disk once). */
+export function repeatedStorageDisks(storage: StorageDraft): Set<string> {
+  const names = storage.disks.map((d) => d.disk.trim()).filter((n) => n !== '')
+  return new Set(names.filter((n, i) => names.indexOf(n) !== i))
 }
 
 /** "1, 4" as [1, 4]; what is not a number stays text, so the schema names it at its field. */
@@ -102,7 +189,7 @@ function sharedLabels(scenario: Scenario | undefined): SweepInput['scenario'] {
 
 /** The plan's sweep from the draft, exactly as Start and "Save as preset" send it. */
 export function sweepOfDraft(sweep: SweepDraft, scenario: Scenario | undefined): NonNullable<ComparisonPlanInput['sweep']> {
-  const factors: Record<string, unknown> = sweep.storage?.values ? { storage: sweep.storage.values } : {}
+  const factors: Record<string, unknown> = sweep.storage ? { storage: sweep.storage.backends } : {}
   for (const factor of SWEEP_FACTORS) {
     if (factor in CHOICE_FACTORS) {
       const values = sweep.chosen[factor as ChoiceFactor]
@@ -118,8 +205,7 @@ export function sweepOfDraft(sweep: SweepDraft, scenario: Scenario | undefined):
     scenario: sharedLabels(scenario),
     factors: factors as SweepInput['factors'],
     ...(sweep.chosen.bus ? { busDisk: sweep.busDisk.trim() } : {}),
-    ...(sweep.storage?.storage ? { storage: sweep.storage.storage } : {}),
-    ...(sweep.storage?.storageBootDisk ? { storageBootDisk: true } : {}),
+    ...(sweep.storage ? storageOfDraft(sweep.storage) : {}),
     order: sweep.order
   }
 }
@@ -134,14 +220,21 @@ export function draftOfSweep(sweep: NonNullable<ComparisonPlanInput['sweep']>): 
     if (factor in CHOICE_FACTORS) draft.chosen[factor as ChoiceFactor] = values.map(String)
     else draft.typed[factor as CountFactor] = values.join(', ')
   }
-  const storage = factors.storage || sweep.storage ? { storage: { values: factors.storage as Sweep['factors']['storage'], storage: sweep.storage, storageBootDisk: sweep.storageBootDisk } } : {}
-  return { ...draft, ...storage, busDisk: sweep.busDisk ?? '', order: sweep.order ?? 'grouped' }
+  const storage = draftOfStorage(sweep)
+  return { ...draft, ...(storage ? { storage } : {}), busDisk: sweep.busDisk ?? '', order: sweep.order ?? 'grouped' }
 }
 
 /** The sweep as the model has it, or undefined while it has a problem (the review names it). */
 export function parsedSweep(sweep: SweepDraft, scenario: Scenario | undefined): Sweep | undefined {
   const parsed = SweepSchema.safeParse(sweepOfDraft(sweep, scenario))
-  return parsed.success ? parsed.data : undefined
+  return parsed.success && storageComplete(parsed.data) ? parsed.data : undefined
+}
+
+/** Every disk of a storage sweep has a prepared disk for every backend (the plan's rule; its message is the plan's too). */
+function storageComplete(sweep: Sweep): boolean {
+  const backends = sweep.factors.storage
+  if (!backends) return sweep.storage === undefined
+  return sweep.storage !== undefined && Object.values(sweep.storage).every((paths) => backends.every((b) => paths[b] !== undefined))
 }
 
 /** Every combination the sweep measures, or undefined while it has a problem. */

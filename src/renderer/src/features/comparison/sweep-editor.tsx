@@ -21,6 +21,7 @@ import {
   type SweepFactor
 } from '../../models/sweep-draft'
 import { SweepExpansion } from './sweep-expansion'
+import { StorageFactor } from './sweep-storage'
 import { useWizardIssues } from './use-issues'
 import { WizardField, WizardGroup } from './wizard-field'
 
@@ -54,7 +55,7 @@ export function SweepEditor(): ReactElement {
         <div>
           <h3>Sweep one guest’s setup</h3>
           <p className="muted">
-            VirtBench sets each combination on the guest’s libvirt domain (restarting it), measures it against the baseline, and puts the original
+            VirtBench sets each combination on the guest’s libvirt domain (restarting it, unless libvirt applies the change live), measures it against the baseline, and puts the original
             configuration back at the end.
           </p>
         </div>
@@ -95,7 +96,8 @@ function SweepBody({
   baseline: string | undefined
   setSweep: (change: (s: SweepDraft) => SweepDraft) => void
 }): ReactElement {
-  const { errorAt, errorUnder } = useWizardIssues()
+  const issues = useWizardIssues()
+  const { errorAt, errorUnder } = issues
   const others = guests.filter((g) => !sameTargetName(g, sweep.target))
   return (
     <div className="wiz-sweep-body">
@@ -127,6 +129,7 @@ function SweepBody({
       ) : null}
 
       <WizardGroup path="sweep.factors" legend="Factors and their values" error={errorAt('sweep.factors')} className="wiz-sweep-factors">
+        <StorageFactor sweep={sweep} host={host} issues={issues} setSweep={setSweep} />
         {SWEEP_FACTORS.map((factor) => (
           <FactorRow key={factor} factor={factor} sweep={sweep} error={errorUnder(`sweep.factors.${factor}`)} busDiskError={errorAt('sweep.busDisk')} setSweep={setSweep} />
         ))}

@@ -143,11 +143,41 @@ export function SweepTime({ enabled, className = 'wiz-sweep-time' }: { enabled: 
     const runs = estimate.steps.reduce((sum, s) => sum + s.seconds, 0)
     text =
       `Estimated time: ${formatDuration(estimate.seconds)} (${estimate.steps.length} run${estimate.steps.length === 1 ? '' : 's'}, one per step with the baseline measured in each: ${formatDuration(runs)}; ` +
-      `up to ${estimate.restarts} restarts of the guest, one per step and the restore, counted ${estimate.restartSeconds} s each as in the lab under TCG; a KVM guest boots faster).`
+      `${restartsText(estimate)}).`
   }
   return (
     <p className={className} role="status">
       {text}
     </p>
   )
+}
+
+/** "a, b and c" */
+function inWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`
+}
+
+/**
+ * The restarts the time counts: from the plan alone, the most it may take (one per step and the
+ * restore); told from the domain's XML, which steps restart, and each step that does not (applied
+ * live, or the domain has it already) said so.
+ */
+export function restartsText(estimate: Extract<SweepEstimate, { ok: true }>): string {
+  const each = `counted ${estimate.restartSeconds} s each as in the lab under TCG; a KVM guest boots faster`
+  if (estimate.restartsFrom === 'plan') {
+    const note = estimate.domainNote ? `; whether a change of vCPUs or memory is applied live, without a restart, is told once the domain is read: ${estimate.domainNote}` : ''
+    return `up to ${estimate.restarts} restarts of the guest, one per step and the restore, ${each}${note}`
+  }
+  const restarting = estimate.steps.flatMap((s, i) => (s.change === 'restart' ? [`step ${i + 1}`] : []))
+  if (estimate.restore === 'restart') restarting.push('the restore')
+  const counted =
+    estimate.restarts === 0
+      ? 'no restart of the guest, as its domain’s XML says'
+      : `${estimate.restarts} restart${estimate.restarts === 1 ? '' : 's'} of the guest (${inWords(restarting)}), as its domain’s XML says, ${each}`
+  const without = estimate.steps.flatMap((s, i) => {
+    if (s.change === 'live') return [`step ${i + 1}, ${s.label}: ${inWords(s.live ?? ['applied live, no restart'])}`]
+    return s.change === 'none' ? [`step ${i + 1}, ${s.label}: the domain has it already, no restart`] : []
+  })
+  if (estimate.restore === 'live') without.push('the restore: applied live, no restart')
+  return [counted, ...without].join('; ')
 }

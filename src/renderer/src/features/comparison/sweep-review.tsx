@@ -64,6 +64,12 @@ export function DomainChanges(): ReactElement | null {
       {work.map((w) => (
         <DomainDiffView key={`${w.guest}/${w.domain}`} work={w} baseline={draft.baseline} />
       ))}
+      {draft.sweep?.storage?.allowBootDisk ? (
+        <p className="banner banner-warning">
+          The sweep may swap the disk {draft.sweep.target} boots from (allowed on the Scenario step): the guest then boots from each prepared disk, which must
+          hold a bootable copy of its system, or its step fails and the original configuration is put back.
+        </p>
+      ) : null}
       <label className="check wiz-consent">
         <input
           type="checkbox"
@@ -146,7 +152,12 @@ function DomainDiffView({ work, baseline }: { work: DomainWork; baseline: string
           })}
         </ol>
       ) : null}
-      {diff?.ok ? <p className="muted">After the last step the original configuration is defined again and the guest restarted once more.</p> : null}
+      {diff?.ok ? (
+        <p className="muted">
+          After the last step the original configuration is defined again and the guest restarted once more (put back live, no restart, when only its vCPUs
+          or memory differ within the domain’s maximum).
+        </p>
+      ) : null}
     </div>
   )
 }
