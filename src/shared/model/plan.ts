@@ -90,7 +90,7 @@ export const SweepSchema = z.strictObject({
   busDisk: DomainSetupSchema.shape.bus.unwrap().shape.disk.optional().describe('The data disk the bus factor moves (its <target dev>)'),
   disks: DomainSetupSchema.shape.disks.describe('The disks cache, io and queues apply to (default: every disk)'),
   storage: z
-    .record(DiskDeviceSchema, z.partialRecord(z.enum(SWAP_BACKENDS), HostPathSchema))
+    .record(DiskDeviceSchema, z.partialRecord(z.enum(SWAP_BACKENDS), HostPathSchema).describe("The data disk's prepared disk per backend"))
     .optional()
     .describe('For the storage factor: each data disk (its <target dev>) and its prepared disk per backend, such as { "vdb": { "file-raw": "/var/lib/libvirt/images/d.raw", "lvm": "/dev/vg0/bench" } }'),
   storageBootDisk: z.boolean().optional().describe('Allow the storage factor to swap the disk the guest boots from'),

@@ -52,6 +52,7 @@ export const HostPathSchema = z
   .regex(/^\//, 'a prepared disk is named by its absolute path on the physical host, such as /var/lib/libvirt/images/bench.qcow2')
   .regex(/^[^'"`$\\\p{Cc}]+$/u, 'a prepared disk\'s path has no quotes, backquotes, $, backslashes, newlines or other control characters')
   .refine((p) => !p.split('/').some((part) => part === '..' || part === '.'), 'a prepared disk\'s path has no "." or ".." parts: give the path itself')
+  .describe('A prepared disk on the physical host: its absolute path (a file, or a block device such as an LVM volume)')
 
 export const DiskDeviceSchema = z.string().regex(GUEST_DEVICE, 'a disk is named by its <target dev> in the domain XML, such as vdb')
 
