@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { RunDocumentSchema } from './model/run'
+import { ComparisonPlanSchema } from './model/plan'
+import { RUN_STATUSES, RunDocumentSchema } from './model/run'
 
 /**
  * The PDF comparison report (docs/export.md): what a report is made from, and its options. The
@@ -34,6 +35,33 @@ export type ReportOptions = z.infer<typeof ReportOptionsSchema>
 const Count = z.number().int().min(0)
 export const RedactionCountsSchema = z.strictObject({ hostNames: Count, addresses: Count, macs: Count, users: Count, renamedTargets: Count })
 
+/** One step of a sweep, as runs:sweep gives it: its combination, folder, how it ended, and its run (absent when it never started). */
+export const SweepStepSchema = z.object({
+  label: z.string(),
+  dir: z.string(),
+  status: z.enum(RUN_STATUSES),
+  seconds: z.number().optional(),
+  run: RunDocumentSchema.optional()
+})
+export type SweepReportStep = z.infer<typeof SweepStepSchema>
+
+/** sweep.json as a sweep folder holds it (docs/runs.md#a-sweep-on-disk): the plan, the combinations, each step that ended. */
+export const SweepRecordSchema = z.object({
+  kind: z.literal('virtbench.sweep'),
+  version: z.literal(1),
+  plan: ComparisonPlanSchema,
+  name: z.string().optional(),
+  variants: z.array(z.object({ label: z.string(), values: z.record(z.string(), z.union([z.string(), z.number()])) })),
+  steps: z.array(
+    z.object({ step: z.object({ variant: z.number().int().min(0), repetitions: z.number().int().min(1) }), label: z.string(), dir: z.string(), status: z.enum(RUN_STATUSES), seconds: z.number() })
+  )
+})
+export type SweepRecordDocument = z.infer<typeof SweepRecordSchema>
+
+/** A sweep's steps for its report (docs/export.md#a-sweep): how many it has, and each that ran, in order. */
+export const SweepReportSchema = z.strictObject({ total: z.number().int().min(0), steps: z.array(SweepStepSchema) })
+export type SweepReport = z.infer<typeof SweepReportSchema>
+
 /** What the report page is given to draw: the run (already redacted when asked), and who made the PDF. */
 export const ReportInputSchema = z.strictObject({
   run: RunDocumentSchema,
@@ -43,7 +71,9 @@ export const ReportInputSchema = z.strictObject({
   /** When the report was made (ISO 8601). */
   generatedAt: z.string(),
   /** Set when the run was redacted: what kinds of names were replaced, and how many. */
-  redacted: RedactionCountsSchema.optional()
+  redacted: RedactionCountsSchema.optional(),
+  /** Set for a sweep: every step with its run (`run` is then the latest step's, under the sweep's id, name and plan). */
+  sweep: SweepReportSchema.optional()
 })
 export type ReportInput = z.infer<typeof ReportInputSchema>
 

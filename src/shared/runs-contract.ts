@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { PATH_LIMIT_BYTES, stringOfAtMostBytes } from './byte-limit'
 import { ComparisonPlanSchema } from './model/plan'
 import { JOB_STATUSES, RUN_STATUSES, RunDocumentSchema } from './model/run'
-import { ReportOptionsSchema } from './report'
+import { ReportOptionsSchema, SweepRecordSchema, SweepStepSchema } from './report'
 
 /**
  * The runs part of the API contract: start a comparison, watch it (runs:event), cancel, retry a
@@ -44,15 +44,6 @@ export const RunSummarySchema = z.object({
     .optional()
 })
 
-/** One step of a sweep: its combination, its run folder (relative to the sweep's), how it ended, its run. */
-export const SweepStepSchema = z.object({
-  label: z.string(),
-  dir: z.string(),
-  status: z.enum(RUN_STATUSES),
-  seconds: z.number().optional(),
-  run: RunDocumentSchema.optional()
-})
-
 /** Events of a run, as RunEvent in src/shared/model/run.ts (checked loosely: type and run id). */
 export const RunEventSchema = z.looseObject({
   type: z.enum(['run-started', 'jobs-added', 'stage', 'finding', 'job-started', 'job-progress', 'job-reattached', 'job-log', 'job-finished', 'run-finished']),
@@ -67,12 +58,12 @@ export const runsInvokeContract = {
     response: z.object({ runs: z.array(RunSummarySchema), problems: z.array(z.string()), active: z.array(z.string()) })
   },
   'runs:get': { request: z.strictObject({ id: RunId }), response: RunDocumentSchema },
-  /** A sweep's steps, each with its run, for its table (rows: combinations); `sweep: false` for a run that is not a sweep. */
+  /** A sweep's steps, each with its run, for its table (rows: combinations), and sweep.json as stored (its JSON export); `sweep: false` for a run that is not a sweep. */
   'runs:sweep': {
     request: z.strictObject({ id: RunId }),
     response: z.discriminatedUnion('sweep', [
       z.object({ sweep: z.literal(false) }),
-      z.object({ sweep: z.literal(true), plan: ComparisonPlanSchema, steps: z.array(SweepStepSchema), total: z.number() })
+      z.object({ sweep: z.literal(true), plan: ComparisonPlanSchema, steps: z.array(SweepStepSchema), total: z.number(), record: SweepRecordSchema })
     ])
   },
   'runs:start': {

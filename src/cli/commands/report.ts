@@ -3,7 +3,8 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { compare } from '../../shared/compare'
 import { comparisonExport, overheadCsv } from '../../shared/export/comparison-rows'
-import { runCsv } from '../../shared/export/csv'
+import { runCsv, sweepCsv } from '../../shared/export/csv'
+import { sweepJson } from '../../shared/export/sweep-json'
 import { comparisonInputOf } from '../../shared/run-comparison'
 import { reportInputOf } from '../../shared/report-input'
 import { PAPER_SIZES, ReportOptionsSchema, type PaperSize, type ReportOptions } from '../../shared/report'
@@ -12,7 +13,7 @@ import { BrowserNotFoundError, findBrowser } from '../../main/report/find-browse
 import { describeRun } from '../../main/tools/describe-run'
 import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { pdfPageCount } from '../../main/report/pdf-info'
-import { readRun, RunFileError } from '../../main/store/run-store'
+import { isSweepFolder, readRun, readSweep, RunFileError, type SweepFolder } from '../../main/store/run-store'
 import type { CliCommand, CliIo } from '../io'
 import { builtRendererDir } from '../renderer-dir'
 import { UsageError } from '../usage-error'
@@ -25,7 +26,10 @@ export const reportCommand: CliCommand = {
                         [--comparison FILE] [--overhead-csv FILE] [--junit FILE] [options]
 
 RUN is a run's folder (as written by virtbench run --out, or in the app's data
-directory) or its run.json. At least one output is needed.
+directory) or its run.json, or a sweep's folder (its sweep.json and a run folder
+per step): then the PDF opens with the sweep's table, the CSV has every step's
+rows with the combination's factors, and the JSON holds sweep.json and every step.
+At least one output is needed.
 
   --pdf FILE           the comparison report: title page, summary with the primary
                        figures, their 95 % intervals and verdicts, one section per test
@@ -135,18 +139,25 @@ async function writeOutputs(values: ReportOutputs, given: string, data: ReportOp
   }
   const dir = isFile ? path.dirname(source) : source
   let run
+  let sweep: SweepFolder | undefined
   try {
-    run = describeRun(await readRun(dir))
+    sweep = isSweepFolder(dir) ? await readSweep(dir) : undefined
+    run = describeRun(sweep ? sweep.run() : await readRun(dir))
   } catch (error) {
     const why = error instanceof RunFileError ? error.message : (error as Error).message
-    io.stderr(`virtbench report: cannot read the run at ${source}: ${why}\n`)
+    io.stderr(`virtbench report: cannot read the ${sweep || isSweepFolder(dir) ? 'sweep' : 'run'} at ${source}: ${why}\n`)
     return 2
   }
 
   if (values.junit !== undefined) requireCriteria(run, `the run at ${source}`)
-  const input = reportInputOf(run, data, { appVersion: __APP_VERSION__, now: new Date() })
-  if (values.json) await output(values.json, `${JSON.stringify(input.run, null, 2)}\n`, io, 'JSON')
-  if (values.csv) await output(values.csv, runCsv(input.run), io, 'CSV')
+  // a sweep: every step's run, described as the run is (docs/export.md#a-sweep)
+  const steps = sweep?.steps.map(({ run: step, ...rest }) => ({ ...rest, ...(step ? { run: describeRun(step) } : {}) }))
+  const input = reportInputOf(run, data, { appVersion: __APP_VERSION__, now: new Date() }, sweep && steps ? { total: sweep.total, steps } : undefined)
+  if (values.json) {
+    const json = sweep && steps ? sweepJson({ run, record: sweep.record, total: sweep.total, steps }, { redact: data.redact }) : `${JSON.stringify(input.run, null, 2)}\n`
+    await output(values.json, json, io, 'JSON')
+  }
+  if (values.csv) await output(values.csv, input.sweep ? sweepCsv({ run: input.run, steps: input.sweep.steps }) : runCsv(input.run), io, 'CSV')
   let criteriaFailed = false
   if (values.comparison || values['overhead-csv'] || values.junit) {
     const comparison = compare(comparisonInputOf(input.run))

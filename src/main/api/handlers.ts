@@ -77,6 +77,10 @@ export function createApi(host: HostServices): Api {
   const presets = createPresetsHandlers({ dataDir: host.dataDir, resourcesDir: resourcesDir() }, hub)
   const report = createReportHandlers({
     getRun: async (id) => runs['runs:get']({ id }),
+    getSweep: async (id) => {
+      const sweep = await runs['runs:sweep']({ id })
+      return sweep.sweep ? { total: sweep.total, steps: sweep.steps } : undefined
+    },
     appVersion: __APP_VERSION__,
     ...(host.printReport ? { printReport: host.printReport } : {})
   })

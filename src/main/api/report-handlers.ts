@@ -1,8 +1,9 @@
-import { reportFileStem, ReportOptionsSchema, type ReportInput } from '../../shared/report'
+import { reportFileStem, ReportOptionsSchema, type ReportInput, type SweepReport } from '../../shared/report'
 import { reportInputOf } from '../../shared/report-input'
 import type { RunDocument } from '../../shared/model/run'
 import type { PrintResult } from '../report/chromium-printer'
 import { pdfPageCount } from '../report/pdf-info'
+import { describeRun } from '../tools/describe-run'
 import { ApiError } from './api-error'
 import type { Handlers } from './dispatch'
 
@@ -11,6 +12,8 @@ export type ReportPrinter = (input: ReportInput) => Promise<PrintResult>
 
 export interface ReportServices {
   getRun(id: string): Promise<RunDocument>
+  /** A sweep's steps with their runs (runs:sweep); undefined for a run of its own. */
+  getSweep?(id: string): Promise<SweepReport | undefined>
   /** Absent where nothing can print (the error says what to do). */
   printReport?: ReportPrinter
   appVersion: string
@@ -24,7 +27,10 @@ export function createReportHandlers(services: ReportServices): Pick<Handlers, '
         throw new ApiError('unavailable', 'This VirtBench cannot print PDFs here. Use `virtbench report <run> --pdf <file>` on a machine with Chromium, Chrome or Edge.')
       }
       const run = await services.getRun(id)
-      const input = reportInputOf(run, ReportOptionsSchema.parse(options), { appVersion: services.appVersion, now: new Date() })
+      // a sweep's report opens with its table, from every step (docs/export.md#a-sweep)
+      const sweep = run.plan.sweep ? await services.getSweep?.(id) : undefined
+      const steps = sweep?.steps.map(({ run: step, ...rest }) => ({ ...rest, ...(step ? { run: describeRun(step) } : {}) }))
+      const input = reportInputOf(run, ReportOptionsSchema.parse(options), { appVersion: services.appVersion, now: new Date() }, sweep && steps ? { total: sweep.total, steps } : undefined)
       const started = performance.now()
       let result: PrintResult
       try {

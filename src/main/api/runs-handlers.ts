@@ -198,7 +198,7 @@ export function createRunsHandlers(
       try {
         const sweep = await store.sweep(id)
         if (!sweep) return { sweep: false as const }
-        return { sweep: true as const, plan: sweep.record.plan, total: sweep.total, steps: sweep.steps }
+        return { sweep: true as const, plan: sweep.record.plan, total: sweep.total, steps: sweep.steps, record: sweep.record }
       } catch (error) {
         if (error instanceof RunFileError) throw new ApiError('failed', error.message)
         throw error

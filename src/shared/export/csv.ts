@@ -1,5 +1,6 @@
 import type { Job, RunDocument, RunTarget } from '../model/run'
 import type { Labels } from '../model/sample'
+import { expandSweep, sweptFactors } from '../sweep/expand'
 import { redactRun, type Redaction } from './redact'
 
 /**
@@ -69,6 +70,36 @@ export function runCsvRows(run: RunDocument): string[][] {
     }
   }
   return rows
+}
+
+/** The columns a sweep's CSV puts before a run's own (then one `factor_<name>` per swept factor). */
+export const SWEEP_CSV_COLUMNS = ['sweep_id', 'sweep_name', 'step', 'combination'] as const
+
+/** A sweep for its CSV: its document as runs:get gives it (the sweep's id, name and plan) and its steps, each with its run. */
+export interface SweepCsvInput {
+  run: RunDocument
+  steps: readonly { label: string; dir: string; run?: RunDocument }[]
+}
+
+/**
+ * A sweep as tidy CSV (docs/export.md#csv-of-a-sweep): the sweep's id and name, the step's folder,
+ * its combination and one column per swept factor with the combination's value, then the run CSV's
+ * own columns, one row per sample of every succeeded job of every step, steps in order. A step
+ * that never started has no rows. With `redact`, each step's run is redacted as `runCsv` does.
+ */
+export function sweepCsv(sweep: SweepCsvInput, options: RunCsvOptions = {}): string {
+  const plan = sweep.run.plan.sweep
+  if (!plan) throw new Error(`${sweep.run.name} is not a sweep: its plan has no sweep`)
+  const factors = sweptFactors(plan)
+  const values = new Map(expandSweep(plan).map((v) => [v.label, v.values]))
+  const name = options.redact ? redactRun(sweep.run).run.name : sweep.run.name
+  const rows = sweep.steps.flatMap((step) => {
+    if (!step.run) return []
+    const own = values.get(step.label) ?? {}
+    const lead = [sweep.run.id, name, step.dir, step.label, ...factors.map((f) => (own[f] === undefined ? '' : String(own[f])))].map(guardCsvText)
+    return runCsvRows(options.redact ? redactRun(step.run).run : step.run).map((row) => [...lead, ...row])
+  })
+  return formatCsv([[...SWEEP_CSV_COLUMNS, ...factors.map((f) => `factor_${f}`), ...CSV_COLUMNS], ...rows])
 }
 
 /** The text columns from run_id to tool. */

@@ -1,5 +1,5 @@
 import { isIpv6 } from '../model/target'
-import type { Finding, Job, RunDocument, RunTarget } from '../model/run'
+import type { Finding, Job, RunDocument, RunDomain, RunTarget } from '../model/run'
 import type { ComparisonPlan } from '../model/plan'
 import type { Scenario } from '../model/scenario'
 
@@ -399,6 +399,11 @@ function rewritePlan(plan: ComparisonPlan, r: Rewrite): void {
     plan.storage.confirm = r.devicePath(plan.storage.confirm)
   }
   if (plan.network.peer !== undefined) plan.network.peer = r.name(plan.network.peer)
+  if (plan.sweep) {
+    plan.sweep.target = r.name(plan.sweep.target)
+    plan.sweep.domain = fit(r.text(plan.sweep.domain), 200)
+    rewriteScenario(plan.sweep.scenario, r)
+  }
 }
 
 function rewriteFinding(f: Finding, r: Rewrite): void {
@@ -432,6 +437,23 @@ function rewriteJob(job: Job, r: Rewrite): void {
     m.target = r.name(m.target)
     m.device = r.text(m.device)
   }
+  if (job.contamination) {
+    for (const w of job.contamination.windows) w.target = r.name(w.target)
+    if (job.contamination.disturbed !== undefined) job.contamination.disturbed = r.text(job.contamination.disturbed)
+  }
+}
+
+/** The libvirt domains a run changed (a setup or a sweep's step): the machines, and the words that may name them. */
+function rewriteDomain(d: RunDomain, r: Rewrite): void {
+  d.domain = fit(r.text(d.domain), 200)
+  d.host = r.name(d.host)
+  d.guest = r.name(d.guest)
+  if (d.apply) {
+    d.apply.changes = d.apply.changes.map((c) => r.text(c))
+    if (d.apply.error !== undefined) d.apply.error = r.text(d.apply.error)
+    if (d.apply.details !== undefined) d.apply.details = r.text(d.apply.details)
+  }
+  if (d.restore?.error !== undefined) d.restore.error = r.text(d.restore.error)
 }
 
 function rewriteRun(doc: RunDocument, r: Rewrite): void {
@@ -452,6 +474,7 @@ function rewriteRun(doc: RunDocument, r: Rewrite): void {
   doc.environment = Object.fromEntries(Object.entries(doc.environment).map(([key, value]) => [r.name(key), rewriteEnvironment(value, r) as RunDocument['environment'][string]]))
   for (const finding of doc.preflight) rewriteFinding(finding, r)
   for (const job of doc.jobs) rewriteJob(job, r)
+  for (const domain of doc.domains ?? []) rewriteDomain(domain, r)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import '@fontsource/jetbrains-mono/400.css'
 import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'
 import { REPORT_GLOBAL, ReportInputSchema, type ReportRendered } from '../../../shared/report'
-import { ReportPage } from './report-page'
+import { ReportDocument } from './sweep-report'
 import { pageStyle } from './page-style'
 import '../features/charts/palette.css'
 import './report.css'
@@ -73,7 +73,7 @@ async function render(raw: unknown): Promise<ReportRendered> {
   // the run's own text (names, labels, commands) says which character ranges to fetch while React draws
   const fonts = loadFaces(JSON.stringify(raw))
   const root = createRoot(container)
-  flushSync(() => root.render(<ReportPage input={input} />))
+  flushSync(() => root.render(<ReportDocument input={input} />))
   if (container.querySelector('.recharts-wrapper')) await settled(container)
   await fonts
   await loadFaces(container.textContent ?? '')

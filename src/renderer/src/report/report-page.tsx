@@ -1,4 +1,4 @@
-import { useMemo, type ReactElement, type ReactNode } from 'react'
+import { createContext, useContext, useMemo, type ReactElement, type ReactNode } from 'react'
 import { leadingRows, verdictCounts, type VerdictCounts } from '../../../shared/compare/summary'
 import type { Comparison } from '../../../shared/model/comparison'
 import type { RunDocument, RunTest } from '../../../shared/model/run'
@@ -94,7 +94,14 @@ export function ReportPage({ input }: { input: ReportInput }): ReactElement {
   )
 }
 
-function Section({
+/**
+ * Set around one step of a sweep's report (sweep-report.tsx): its sections' ids start with it, so
+ * each step's are its own, and its category parts are kept short (no host-monitor charts: their
+ * figures stay in the disk activity table).
+ */
+export const SectionIdPrefix = createContext('')
+
+export function Section({
   id,
   title,
   children,
@@ -111,10 +118,11 @@ function Section({
   /** Kept on one page with the title (a chart), so a title never ends a page alone. */
   head?: ReactNode
 }): ReactElement {
+  const own = `${useContext(SectionIdPrefix)}${id}`
   return (
-    <section className={flow ? 'report-section report-section-flow' : 'report-section'} id={id} data-section={id} aria-labelledby={`${id}-title`}>
+    <section className={flow ? 'report-section report-section-flow' : 'report-section'} id={own} data-section={own} aria-labelledby={`${own}-title`}>
       <div className="report-section-head">
-        <h2 id={`${id}-title`}>{title}</h2>
+        <h2 id={`${own}-title`}>{title}</h2>
         {lead ? <p className="report-lead">{lead}</p> : null}
         {head}
       </div>
@@ -264,7 +272,7 @@ function AcceptanceSummary({ run, comparison }: { run: RunDocument; comparison: 
   )
 }
 
-function TargetLine({ label, scenario }: { label: string; scenario?: Parameters<typeof describeScenario>[0] }): ReactElement {
+export function TargetLine({ label, scenario }: { label: string; scenario?: Parameters<typeof describeScenario>[0] }): ReactElement {
   const text = scenario ? describeScenario(scenario) : ''
   return (
     <>
@@ -325,14 +333,15 @@ function VerdictSummary({ comparison }: { comparison: Comparison }): ReactElemen
   )
 }
 
-function SummarySection({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
+/** `brief`: without the paragraph on how to read the figures (a sweep's report says it once, before its steps). */
+export function SummarySection({ run, comparison, brief }: { run: RunDocument; comparison: Comparison; brief?: boolean }): ReactElement {
   const categories = headlineByCategory(comparison)
   return (
     <Section
       id="summary"
       title="Summary"
       flow
-      lead={`Relative % against ${comparison.baseline}: 100 % is as good as the baseline, more is better (latencies are inverted so this holds for them too); a count (lost packets) is compared as a difference (Δ). Each verdict comes from the figure's 95 % interval: slower or faster when the whole interval lies below or above 100 %, the same when it lies within 100 % ± ${comparison.marginPct} %, and "can't tell" when it is too wide (or a side has one value). Only a finding (slower, faster) has an arrow and an overhead, here and in the charts, whose whiskers are the interval. Beside a figure: ${FIGURE_MARKS}.`}
+      lead={brief ? undefined : `Relative % against ${comparison.baseline}: 100 % is as good as the baseline, more is better (latencies are inverted so this holds for them too); a count (lost packets) is compared as a difference (Δ). Each verdict comes from the figure's 95 % interval: slower or faster when the whole interval lies below or above 100 %, the same when it lies within 100 % ± ${comparison.marginPct} %, and "can't tell" when it is too wide (or a side has one value). Only a finding (slower, faster) has an arrow and an overhead, here and in the charts, whose whiskers are the interval. Beside a figure: ${FIGURE_MARKS}.`}
     >
       <VerdictSummary comparison={comparison} />
       {categories.length === 0 && hasSurfaces(comparison) ? (
@@ -374,7 +383,7 @@ function SummarySection({ run, comparison }: { run: RunDocument; comparison: Com
 }
 
 /** Every flag once, grouped by kind: what the kind means once, then where it was raised. */
-function FlagsSection({ comparison }: { comparison: Comparison }): ReactElement {
+export function FlagsSection({ comparison }: { comparison: Comparison }): ReactElement {
   const flags = flagEntries(comparison)
   return (
     <Section id="flags" title="Flags" flow>
@@ -442,7 +451,7 @@ const MONITOR_CHARTS_PER_CATEGORY = 2
  * heat maps and host monitors, then every figure of its tests in one table, grouped by test, and
  * the jobs' warnings and failures.
  */
-function CategorySection({ run, part }: { run: RunDocument; part: CategoryPart }): ReactElement {
+export function CategorySection({ run, part }: { run: RunDocument; part: CategoryPart }): ReactElement {
   const own = part.comparison
   const views = drawnRelativeViews(own)
   // a chart of many bars is most of a page: after the figures, so the title never waits for it on an emptied page
@@ -455,7 +464,7 @@ function CategorySection({ run, part }: { run: RunDocument; part: CategoryPart }
   const testIds = new Set(part.tests.map((t) => t.id))
   const iozone = part.tests.flatMap((t) => iozoneViews(run, t.id).map((v) => ({ ...v, testId: t.id })))
   const monitors = part.category === 'storage' || part.category === 'other' ? monitorJobIds(run, testIds, (job) => monitorWorthDrawing(run, job)) : []
-  const shownMonitors = monitors.slice(0, MONITOR_CHARTS_PER_CATEGORY)
+  const shownMonitors = useContext(SectionIdPrefix) === '' ? monitors.slice(0, MONITOR_CHARTS_PER_CATEGORY) : []
   const disk = part.category === 'storage' || part.category === 'other' ? diskActivityRows(run, testIds) : []
   const leading = leadingRows(own)
   const notes = part.tests.map((t) => ({ test: t, notes: testNotes(run, t.id) })).filter((n) => n.notes.length > 0)
@@ -567,9 +576,11 @@ function DiskActivityTable({ rows }: { rows: DiskActivityRow[] }): ReactElement 
 }
 
 /** Where every measured step's raw output is kept, per test and target. */
-function RawOutputSection({ run }: { run: RunDocument }): ReactElement {
+/** `steps`: a sweep's, each step's files under its own folder (relative to the sweep's). */
+export function RawOutputSection({ run, steps }: { run: RunDocument; steps?: { dir: string; run: RunDocument }[] }): ReactElement {
   // typed-in (published) figures have jobs but no output to point at
-  const entries = rawOutputIndex(run).filter((e) => e.files.length > 0)
+  const of = (r: RunDocument, dir?: string) => rawOutputIndex(r).filter((e) => e.files.length > 0).map((e) => (dir ? { ...e, test: `${dir} · ${e.test}`, files: e.files.map((f) => `${dir}/${f}`) } : e))
+  const entries = steps ? steps.flatMap((s) => of(s.run, s.dir)) : of(run)
   return (
     <Section id="raw-output" title="Raw output" flow lead="The measured step's output of every job, as the tool printed it, in the run's folder (paths relative to it); its stderr and the other steps' output lie beside it.">
       {entries.length === 0 ? (
@@ -605,7 +616,7 @@ function RawOutputSection({ run }: { run: RunDocument }): ReactElement {
   )
 }
 
-function NetworkSection({ run }: { run: RunDocument }): ReactElement {
+export function NetworkSection({ run }: { run: RunDocument }): ReactElement {
   return (
     <Section id="network" title="Network between machines">
       <NetworkExtras run={run} />
@@ -701,7 +712,7 @@ function NetworkExtras({ run }: { run: RunDocument }): ReactElement | null {
 
 const ENV_GROUPS_DIFFERED = new Set(['System', 'CPU and memory', 'Block devices', 'Tools', 'Guests on this host (libvirt)'])
 
-function EnvironmentSection({ run }: { run: RunDocument }): ReactElement {
+export function EnvironmentSection({ run }: { run: RunDocument }): ReactElement {
   const baseline = run.targets.find((t) => t.role === 'baseline')
   const baselineEnv = baseline ? environmentOf(run, baseline.name) : undefined
   return (
@@ -860,7 +871,7 @@ function EnvironmentBesideBaseline({ env, baselineEnv, label, baselineLabel }: {
   )
 }
 
-function MethodSection({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
+export function MethodSection({ run, comparison }: { run: RunDocument; comparison: Comparison }): ReactElement {
   const commands = commandList(run)
   const schedule = run.plan.schedule.order === 'grouped' ? 'grouped (every repetition of a target in a row)' : 'interleaved (baseline and variants take turns, A B A B), so a slow drift of the hosts affects every side alike'
   return (

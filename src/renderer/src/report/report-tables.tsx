@@ -4,6 +4,7 @@ import { formatValue } from '../../../shared/format'
 import { VERDICT_WORDS } from '../../../shared/compare/summary'
 import { ciText, DIRECTION_ARROW, differenceText, directionOf, labelsText, noIntervalReason, noRelativeReason, noValueReason, overheadText, pctText, rowKey } from '../features/results/cell-text'
 import { FLAG_SHORT } from '../features/results/flag-text'
+import type { SweepCell, SweepGrid, SweepMatrix } from '../../../shared/sweep/sweep-table'
 
 /**
  * The report's overhead tables, long form: one line for the baseline's figure, then one per
@@ -348,5 +349,84 @@ export function HeadlineMatrix({ comparison, rows, caption }: { comparison: Comp
         </table>
       ))}
     </>
+  )
+}
+
+/**
+ * A cell of a sweep's table as the app's results show it (features/results/sweep-results.tsx):
+ * the guest's value, its relative % (or a count's difference) and the step's verdict in words,
+ * "can't tell" included; "no result" where the step did not measure the figure.
+ */
+function SweepCellView({ cell }: { cell: SweepCell }): ReactElement {
+  if (cell.value === undefined) return <td className="report-muted">{cell.text}</td>
+  const rel = cell.relativePct !== undefined ? `${cell.relativePct.toFixed(0)} %` : cell.difference
+  return (
+    <td data-verdict={cell.verdict}>
+      <span className="num">{cell.value}</span>
+      {rel ? <strong className="report-sweep-rel"> {rel}</strong> : null}
+      {cell.verdict ? <span className={`report-sweep-verdict report-verdict-${cell.verdict}`}> {VERDICT_WORDS[cell.verdict]}</span> : null}
+    </td>
+  )
+}
+
+/** The sweep's own table (src/shared/sweep/sweep-table.ts): a row per combination, a column per primary figure. */
+export function SweepTable({ table, caption }: { table: SweepGrid; caption: string }): ReactElement {
+  return (
+    <table className="report-table report-sweep-table" aria-label="Sweep table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Scenario</th>
+          {table.columns.map((c) => (
+            <th key={c.key} scope="col">
+              {c.title}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {table.rows.map((row) => (
+          <tr key={row.label}>
+            <th scope="row" className="mono">
+              {row.label}
+            </th>
+            {row.cells.map((cell, i) => (
+              <SweepCellView key={table.columns[i]!.key} cell={cell} />
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** One primary figure of a two-factor sweep: the first factor's values down, the second's across. */
+export function SweepMatrixTable({ matrix }: { matrix: SweepMatrix }): ReactElement {
+  return (
+    <table className="report-table report-sweep-table report-sweep-matrix" aria-label={`Matrix of ${matrix.title}`}>
+      <caption>{matrix.title}</caption>
+      <thead>
+        <tr>
+          <td />
+          {matrix.acrossValues.map((a) => (
+            <th key={a} scope="col" className="mono">
+              {matrix.across}={a}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {matrix.rows.map((row) => (
+          <tr key={row.value}>
+            <th scope="row" className="mono">
+              {matrix.down}={row.value}
+            </th>
+            {row.cells.map((cell, i) => (
+              <SweepCellView key={matrix.acrossValues[i]} cell={cell} />
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }

@@ -3,6 +3,7 @@ import type { InvokeResponse, VirtbenchApi } from '../../../shared/contract'
 import type { ComparisonPlanInput } from '../../../shared/model/plan'
 import type { Finding, JobStatus, RunDocument, RunEvent, RunStatus } from '../../../shared/model/run'
 import type { DomainStageEvent } from '../../../shared/sweep/stage-event'
+import { sweepJson } from '../../../shared/export/sweep-json'
 import { downloadText } from '../lib/download'
 import { downloadRunDocument, exportFileName } from '../lib/export-run'
 import { LogBuffer, type LogLines } from '../models/log-buffer'
@@ -400,9 +401,9 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
       const run = await api().invoke('runs:get', { id })
       const sweep = run.plan.sweep ? await api().invoke('runs:sweep', { id }) : undefined
       if (!sweep?.sweep) return downloadRunDocument(run)
-      // a sweep: its plan and every step's run document, as runs:sweep gives them (docs/runs.md#a-sweep-on-disk)
+      // a sweep: sweep.json and every step's run document, as runs:sweep gives them (docs/export.md#a-sweep)
       const name = exportFileName(run)
-      downloadText(name, `${JSON.stringify({ kind: 'virtbench-sweep', version: 1, id, name: run.name, plan: sweep.plan, total: sweep.total, steps: sweep.steps }, null, 2)}\n`)
+      downloadText(name, sweepJson({ run, record: sweep.record, total: sweep.total, steps: sweep.steps }))
       return name
     },
 

@@ -1,6 +1,8 @@
 import { useId, useState, type ReactElement } from 'react'
+import type { InvokeResponse } from '../../../../shared/contract'
 import type { RunDocument } from '../../../../shared/model/run'
-import { runCsv } from '../../../../shared/export/csv'
+import { runCsv, sweepCsv } from '../../../../shared/export/csv'
+import { sweepJson } from '../../../../shared/export/sweep-json'
 import { PAPER_MM, PAPER_SIZES, reportFileStem, type PaperSize, type ReportOptions } from '../../../../shared/report'
 import { reportInputOf } from '../../../../shared/report-input'
 import { useAppStore } from '../../store'
@@ -53,16 +55,30 @@ export function ExportPanel({ run, printable = true }: { run: RunDocument; print
     }
   }
   const exported = (): RunDocument => reportInputOf(run, options(), { appVersion: __APP_VERSION__, now: new Date() }).run
-  const saveCsv = (): void => {
-    const name = `${stem}${redact ? '-redacted' : ''}.csv`
-    downloadBlob(name, new Blob([runCsv(exported())], { type: 'text/csv' }))
-    setStatus({ kind: 'done', text: `Saved ${name}: one measured value per row.` })
+  /** A sweep's every step (docs/export.md#a-sweep), or undefined for a run of its own. */
+  const sweepSteps = async (): Promise<Extract<InvokeResponse<'runs:sweep'>, { sweep: true }> | undefined> => {
+    if (!run.plan.sweep || !api) return undefined
+    const got = await api.invoke('runs:sweep', { id: run.id })
+    return got.sweep ? got : undefined
   }
-  const saveJson = (): void => {
-    const name = `${stem}${redact ? '-redacted' : ''}.json`
-    downloadBlob(name, new Blob([`${JSON.stringify(exported(), null, 2)}\n`], { type: 'application/json' }))
-    setStatus({ kind: 'done', text: `Saved ${name}: the run document${redact ? ', redacted' : ''}.` })
+  const save = async (kind: 'csv' | 'json'): Promise<void> => {
+    const name = `${stem}${redact ? '-redacted' : ''}.${kind}`
+    try {
+      const sweep = await sweepSteps()
+      if (kind === 'csv') {
+        downloadBlob(name, new Blob([sweep ? sweepCsv({ run, steps: sweep.steps }, { redact }) : runCsv(exported())], { type: 'text/csv' }))
+        setStatus({ kind: 'done', text: `Saved ${name}: one measured value per row${sweep ? `, of ${sweep.steps.length} steps` : ''}.` })
+      } else {
+        const text = sweep ? sweepJson({ run, record: sweep.record, total: sweep.total, steps: sweep.steps }, { redact }) : `${JSON.stringify(exported(), null, 2)}\n`
+        downloadBlob(name, new Blob([text], { type: 'application/json' }))
+        setStatus({ kind: 'done', text: `Saved ${name}: the ${sweep ? 'sweep with every step' : 'run document'}${redact ? ', redacted' : ''}.` })
+      }
+    } catch (error) {
+      setStatus({ kind: 'error', text: apiMessage(error) })
+    }
   }
+  const saveCsv = (): void => void save('csv')
+  const saveJson = (): void => void save('json')
 
   return (
     <section className="card export-panel" aria-labelledby={`${id}-title`}>
