@@ -94,6 +94,38 @@ export function ReportPage({ input }: { input: ReportInput }): ReactElement {
   )
 }
 
+/** The title page's last rows, a run's and a sweep's alike: who prepared it, how it was made, its contents. */
+export function ReportMadeRows({ input, contents }: { input: ReportInput; contents: [string, string][] }): ReactElement {
+  const { run, options } = input
+  return (
+    <>
+      {options.author ? (
+        <>
+          <dt>Prepared by</dt>
+          <dd>{options.author}</dd>
+        </>
+      ) : null}
+      <dt>Report</dt>
+      <dd>
+        Made {reportDate(input.generatedAt)} by VirtBench {input.appVersion}
+        {run.app.version !== input.appVersion ? ` (measured with VirtBench ${run.app.version})` : ''} · {PAPER_MM[options.paper].label} ·{' '}
+        <span className="mono">{run.id}</span>
+      </dd>
+      <dt>Contents</dt>
+      <dd>
+        <nav aria-label="Contents" className="report-contents">
+          {contents.map(([id, title], i) => (
+            <span key={id}>
+              {i > 0 ? ' · ' : ''}
+              <a href={`#${id}`}>{title}</a>
+            </span>
+          ))}
+        </nav>
+      </dd>
+    </>
+  )
+}
+
 /**
  * Set around one step of a sweep's report (sweep-report.tsx): its sections' ids start with it, so
  * each step's are its own, and its category parts are kept short (no host-monitor charts: their
@@ -132,7 +164,7 @@ export function Section({
 }
 
 function TitlePage({ input, comparison, parts, network }: { input: ReportInput; comparison: Comparison; parts: CategoryPart[]; network: boolean }): ReactElement {
-  const { run, options } = input
+  const { run } = input
   const baseline = run.targets.find((t) => t.role === 'baseline')
   const variants = run.targets.filter((t) => t.role === 'variant')
   const peers = run.targets.filter((t) => t.role === 'peer')
@@ -188,29 +220,7 @@ function TitlePage({ input, comparison, parts, network }: { input: ReportInput; 
         <dd>
           {run.tests.length} ({run.tests.map((t) => t.title).join('; ')})
         </dd>
-        {options.author ? (
-          <>
-            <dt>Prepared by</dt>
-            <dd>{options.author}</dd>
-          </>
-        ) : null}
-        <dt>Report</dt>
-        <dd>
-          Made {reportDate(input.generatedAt)} by VirtBench {input.appVersion}
-          {run.app.version !== input.appVersion ? ` (measured with VirtBench ${run.app.version})` : ''} · {PAPER_MM[options.paper].label} ·{' '}
-          <span className="mono">{run.id}</span>
-        </dd>
-        <dt>Contents</dt>
-        <dd>
-          <nav aria-label="Contents" className="report-contents">
-            {contents.map(([id, title], i) => (
-              <span key={id}>
-                {i > 0 ? ' · ' : ''}
-                <a href={`#${id}`}>{title}</a>
-              </span>
-            ))}
-          </nav>
-        </dd>
+        <ReportMadeRows input={input} contents={contents} />
       </dl>
       <AcceptanceSummary run={run} comparison={comparison} />
       {input.redacted ? (

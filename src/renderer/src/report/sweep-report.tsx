@@ -1,6 +1,6 @@
 import { useMemo, type ReactElement } from 'react'
 import type { RunDocument, RunDomain } from '../../../shared/model/run'
-import { PAPER_MM, type ReportInput, type SweepReport } from '../../../shared/report'
+import type { ReportInput, SweepReport } from '../../../shared/report'
 import { describeRedaction } from '../../../shared/export/redact'
 import { simultaneousTables } from '../../../shared/network-tables'
 import { sweptFactors } from '../../../shared/sweep/expand'
@@ -19,6 +19,7 @@ import {
   NetworkSection,
   RawOutputSection,
   REPORT_CHART_WIDTH,
+  ReportMadeRows,
   ReportPage,
   reportDate,
   Section,
@@ -107,7 +108,7 @@ export function SweepReportPage({ input, sweep }: { input: ReportInput; sweep: S
 }
 
 function SweepTitlePage({ input, sweep, steps }: { input: ReportInput; sweep: SweepReport; steps: RanStep[] }): ReactElement {
-  const { run, options } = input
+  const { run } = input
   const plan = run.plan.sweep!
   const baseline = run.targets.find((t) => t.role === 'baseline')
   const took = run.endedAt ? durationText(run.createdAt, run.endedAt) : undefined
@@ -154,29 +155,7 @@ function SweepTitlePage({ input, sweep, steps }: { input: ReportInput; sweep: Sw
         <dd>
           {run.tests.length} ({run.tests.map((t) => t.title).join('; ')}), {run.plan.repetitions} repetition{run.plan.repetitions === 1 ? '' : 's'} per step
         </dd>
-        {options.author ? (
-          <>
-            <dt>Prepared by</dt>
-            <dd>{options.author}</dd>
-          </>
-        ) : null}
-        <dt>Report</dt>
-        <dd>
-          Made {reportDate(input.generatedAt)} by VirtBench {input.appVersion}
-          {run.app.version !== input.appVersion ? ` (measured with VirtBench ${run.app.version})` : ''} · {PAPER_MM[options.paper].label} ·{' '}
-          <span className="mono">{run.id}</span>
-        </dd>
-        <dt>Contents</dt>
-        <dd>
-          <nav aria-label="Contents" className="report-contents">
-            {contents.map(([id, title], i) => (
-              <span key={id}>
-                {i > 0 ? ' · ' : ''}
-                <a href={`#${id}`}>{title}</a>
-              </span>
-            ))}
-          </nav>
-        </dd>
+        <ReportMadeRows input={input} contents={contents} />
       </dl>
       {input.redacted ? (
         <p className="report-note" data-redacted="true">
