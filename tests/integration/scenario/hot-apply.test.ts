@@ -6,15 +6,16 @@
  * guest, and put back live by the restore; a change beside it that needs a boot restarts the
  * domain (a new id); each restore gives back the original XML byte for byte.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { applyDomainSetup, restoreDomain, savedOriginals, type StageMark } from '../../../src/main/scenario/apply'
 import type { DomainHost } from '../../../src/main/scenario/virsh'
-import { LocalSession } from '../../../src/main/ssh/local-session'
+import type { LocalSession } from '../../../src/main/ssh/local-session'
 import type { DomainSetup } from '../../../src/shared/model/scenario'
-import { startTestLibvirtd, type TestLibvirtd } from './test-libvirtd'
+import { useTestDomain } from './test-domain'
+import type { TestLibvirtd } from './test-libvirtd'
 
 const DOMAIN = 'vb-hot'
 // the guest is this computer: its processors and MemTotal are what the guest checks see
@@ -45,24 +46,15 @@ const XML = `<domain type='test'>
 let libvirt: TestLibvirtd
 let scratch: string
 let session: LocalSession
-const uriBefore = process.env.LIBVIRT_DEFAULT_URI
-
-beforeAll(async () => {
-  libvirt = await startTestLibvirtd()
-  process.env.LIBVIRT_DEFAULT_URI = libvirt.uri
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'vb-hot-apply-'))
-  writeFileSync(path.join(scratch, 'domain.xml'), XML)
-  libvirt.virsh('define', path.join(scratch, 'domain.xml'))
-  libvirt.virsh('start', DOMAIN)
-  session = new LocalSession({ workRoot: path.join(scratch, 'work') })
-})
-
-afterAll(async () => {
-  if (uriBefore === undefined) delete process.env.LIBVIRT_DEFAULT_URI
-  else process.env.LIBVIRT_DEFAULT_URI = uriBefore
-  await session?.close()
-  await libvirt?.stop()
-  rmSync(scratch, { recursive: true, force: true })
+useTestDomain({
+  domain: DOMAIN,
+  scratchPrefix: 'vb-hot-apply-',
+  xml: () => XML,
+  ready: (d) => {
+    libvirt = d.libvirt
+    scratch = d.scratch
+    session = d.session
+  }
 })
 
 /** `virsh dominfo`'s field. */

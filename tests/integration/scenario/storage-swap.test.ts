@@ -6,15 +6,15 @@
  * domain untouched), each swap is verified in the live XML and inside the guest, and the restore
  * gives back the original XML byte for byte.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { applyDomainSetup, checkDomainSetups, restoreDomain, savedOriginals } from '../../../src/main/scenario/apply'
 import type { DomainHost } from '../../../src/main/scenario/virsh'
-import { LocalSession } from '../../../src/main/ssh/local-session'
+import type { LocalSession } from '../../../src/main/ssh/local-session'
 import type { DomainSetup } from '../../../src/shared/model/scenario'
-import { startTestLibvirtd, type TestLibvirtd } from './test-libvirtd'
+import { useTestDomain } from './test-domain'
+import type { TestLibvirtd } from './test-libvirtd'
 
 const DOMAIN = 'vb-storage'
 // the guest is this computer: the swapped disk is named as one of its own disks, so the guest's check can see it
@@ -26,8 +26,6 @@ let libvirt: TestLibvirtd
 let scratch: string
 let session: LocalSession
 let original: string
-const uriBefore = process.env.LIBVIRT_DEFAULT_URI
-
 function xml(dataFile: string): string {
   return `<domain type='test'>
   <name>${DOMAIN}</name>
@@ -53,24 +51,19 @@ function xml(dataFile: string): string {
 `
 }
 
-beforeAll(async () => {
-  libvirt = await startTestLibvirtd()
-  process.env.LIBVIRT_DEFAULT_URI = libvirt.uri
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'vb-storage-swap-'))
-  for (const f of ['data.raw', 'bench.raw', 'bench.qcow2']) writeFileSync(path.join(scratch, f), '')
-  writeFileSync(path.join(scratch, 'domain.xml'), xml(path.join(scratch, 'data.raw')))
-  libvirt.virsh('define', path.join(scratch, 'domain.xml'))
-  libvirt.virsh('start', DOMAIN)
-  original = libvirt.virsh('dumpxml', '--inactive', DOMAIN)
-  session = new LocalSession({ workRoot: path.join(scratch, 'work') })
-})
-
-afterAll(async () => {
-  if (uriBefore === undefined) delete process.env.LIBVIRT_DEFAULT_URI
-  else process.env.LIBVIRT_DEFAULT_URI = uriBefore
-  await session?.close()
-  await libvirt?.stop()
-  rmSync(scratch, { recursive: true, force: true })
+useTestDomain({
+  domain: DOMAIN,
+  scratchPrefix: 'vb-storage-swap-',
+  xml: (scratch) => {
+    for (const f of ['data.raw', 'bench.raw', 'bench.qcow2']) writeFileSync(path.join(scratch, f), '')
+    return xml(path.join(scratch, 'data.raw'))
+  },
+  ready: (d) => {
+    libvirt = d.libvirt
+    scratch = d.scratch
+    session = d.session
+    original = d.libvirt.virsh('dumpxml', '--inactive', DOMAIN)
+  }
 })
 
 describe('storage backend swap of a data disk', () => {

@@ -6,14 +6,14 @@
  * not restart; the restore gives back the original XML byte for byte. The guest finds the moved
  * disk by its serial (one of this computer's own disks lends it), under whatever name it has.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { applyDomainSetup, restoreDomain, savedOriginals } from '../../../src/main/scenario/apply'
 import type { DomainHost } from '../../../src/main/scenario/virsh'
-import { LocalSession } from '../../../src/main/ssh/local-session'
-import { startTestLibvirtd, type TestLibvirtd } from './test-libvirtd'
+import type { LocalSession } from '../../../src/main/ssh/local-session'
+import { useTestDomain } from './test-domain'
+import type { TestLibvirtd } from './test-libvirtd'
 
 const DOMAIN = 'vb-bus'
 // a disk of this computer (the guest) and its serial: the data disk carries it, so the guest's checks find it
@@ -47,25 +47,15 @@ const XML = `<domain type='test'>
 let libvirt: TestLibvirtd
 let scratch: string
 let session: LocalSession
-const uriBefore = process.env.LIBVIRT_DEFAULT_URI
-
-beforeAll(async () => {
-  libvirt = await startTestLibvirtd()
-  // the physical host's virsh (a local session inherits this environment)
-  process.env.LIBVIRT_DEFAULT_URI = libvirt.uri
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'vb-sweep-bus-'))
-  writeFileSync(path.join(scratch, 'domain.xml'), XML)
-  libvirt.virsh('define', path.join(scratch, 'domain.xml'))
-  libvirt.virsh('start', DOMAIN)
-  session = new LocalSession({ workRoot: path.join(scratch, 'work') })
-})
-
-afterAll(async () => {
-  if (uriBefore === undefined) delete process.env.LIBVIRT_DEFAULT_URI
-  else process.env.LIBVIRT_DEFAULT_URI = uriBefore
-  await session?.close()
-  await libvirt?.stop()
-  rmSync(scratch, { recursive: true, force: true })
+useTestDomain({
+  domain: DOMAIN,
+  scratchPrefix: 'vb-sweep-bus-',
+  xml: () => XML,
+  ready: (d) => {
+    libvirt = d.libvirt
+    scratch = d.scratch
+    session = d.session
+  }
 })
 
 describe('a sweep over the bus of a data disk', () => {
