@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ComparisonPlanSchema } from './model/plan'
 import { FindingSchema } from './model/run'
 import { AGGREGATES, PACK_IDS, TOOL_IDS } from './model/tool-ids'
+import { ToolArchivesSchema } from './tool-archive-contract'
 
 /**
  * What the wizard needs from main before a run starts: the catalog of packs and tools (what they
@@ -118,5 +119,6 @@ const LoosePlan = z.record(z.string(), z.unknown())
 export const catalogInvokeContract = {
   'catalog:get': { request: z.undefined(), response: CatalogSchema },
   'plans:review': { request: z.strictObject({ plan: LoosePlan }), response: PlanReviewSchema },
-  'plans:preflight': { request: z.strictObject({ plan: ComparisonPlanSchema }), response: PreflightReportSchema }
+  /** toolArchives: the tools brought from this computer, as runs:start takes them; preflight brings them (builds and caches them on the targets) and says how each arrived. */
+  'plans:preflight': { request: z.strictObject({ plan: ComparisonPlanSchema, toolArchives: ToolArchivesSchema.optional() }), response: PreflightReportSchema }
 } as const

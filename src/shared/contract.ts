@@ -7,6 +7,7 @@ import { runsEventContract, runsInvokeContract } from './runs-contract'
 import { scenarioInvokeContract } from './scenario-contract'
 import { targetsEventContract, targetsInvokeContract } from './targets-contract'
 import { teamStoreInvokeContract } from './team-store-contract'
+import { toolArchiveInvokeContract } from './tool-archive-contract'
 
 /**
  * The one API contract between the renderer and main. Every invoke channel has a request and a
@@ -86,6 +87,7 @@ export const invokeContract = {
   ...targetsInvokeContract,
   ...runsInvokeContract,
   ...catalogInvokeContract,
+  ...toolArchiveInvokeContract,
   ...scenarioInvokeContract,
   ...presetsInvokeContract,
   ...teamStoreInvokeContract

@@ -3,6 +3,7 @@ import { PATH_LIMIT_BYTES, stringOfAtMostBytes } from './byte-limit'
 import { ComparisonPlanSchema } from './model/plan'
 import { JOB_STATUSES, RUN_STATUSES, RunDocumentSchema } from './model/run'
 import { ReportOptionsSchema, SweepRecordSchema, SweepStepSchema } from './report'
+import { ToolArchivesSchema } from './tool-archive-contract'
 
 /**
  * The runs part of the API contract: start a comparison, watch it (runs:event), cancel, retry a
@@ -70,7 +71,9 @@ export const runsInvokeContract = {
     request: z.strictObject({
       plan: ComparisonPlanSchema,
       /** The user's consent to change the plan's libvirt domains (the wizard's checkbox; the CLI's --change-domains). */
-      changeDomains: z.boolean().optional()
+      changeDomains: z.boolean().optional(),
+      /** Tools brought from this computer, as the CLI's --tool-archive / --tool-sha256 (docs/tools-offline.md); never part of the plan or a preset. */
+      toolArchives: ToolArchivesSchema.optional()
     }),
     response: z.object({ id: z.string() })
   },

@@ -10,7 +10,8 @@ import { runSweepCommand } from './run-sweep'
 import { firstStepRun, readSweepRecord, sweepFolderOf } from '../../main/scenario/sweep-run'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
 import { beforeJobsWithToolSources } from '../../main/engine/tool-provision'
-import { parseToolArchive, parseToolChecksum, type ToolArchive } from '../../main/tools/provision'
+import type { ToolArchive } from '../../main/tools/provision'
+import { checkToolArchives, toolArchivesOfOptions, ToolArchiveError, toolSourcesOf } from '../../main/engine/tool-archives'
 import { comparisonTable, diskActivityText, networkMatrixText, networkStudyText, simultaneousText } from '../../main/report/text-table'
 import { studyDiskActivity } from '../../shared/studies/disk-activity'
 import { networkMatrices, simultaneousTables } from '../../shared/network-tables'
@@ -213,7 +214,7 @@ export const runCommand: CliCommand = {
       if (file === '-') throw new UsageError(`${option} needs a file name: standard output carries the progress and the table`)
     }
     const listTargets = (): Target[] => inventory
-    const archives = toolArchives(values['tool-archive'] ?? [], values['tool-sha256'] ?? [])
+    const archives = await toolArchives(values['tool-archive'] ?? [], values['tool-sha256'] ?? [])
     const env = new EnvSecretStore(listTargets, io.env)
     const secrets = io.terminal ? new SecretStoreChain([env, new PromptSecretStore(listTargets, io.terminal.input, io.terminal.output)]) : env
     const acceptNew = values['accept-new-host-keys'] === true
@@ -232,7 +233,7 @@ export const runCommand: CliCommand = {
         ...(reconnectWait !== undefined ? { reattachForMs: reconnectWait * 1000 } : {}),
         domains: runDomainsOf(values['change-domains'] === true),
         beforeJobs: beforeJobsWithToolSources(
-          { archives, targetPaths: Object.fromEntries(inventory.flatMap((t) => (t.toolPaths ? [[t.name, t.toolPaths] as const] : []))) },
+          toolSourcesOf(archives, inventory),
           values['install-missing'] === true ? beforeJobsInstalling : standardBeforeJobs
         )
       }
@@ -354,27 +355,14 @@ function withStatistics(plan: ComparisonPlan, values: StatisticsValues): Compari
   return checked.data
 }
 
-/** --tool-archive TOOL=FILE and --tool-sha256 TOOL=HEX, checked and paired by tool. */
-function toolArchives(archives: readonly string[], checksums: readonly string[]): ToolArchive[] {
-  const sums = new Map<string, string>()
-  for (const text of checksums) {
-    const parsed = parseToolChecksum(text)
-    if ('error' in parsed) throw new UsageError(`--tool-sha256: ${parsed.error}`)
-    sums.set(parsed.tool, parsed.sha256)
+/** --tool-archive TOOL=FILE and --tool-sha256 TOOL=HEX, paired by tool and each file checked, as the app's runs:start checks them. */
+async function toolArchives(archives: readonly string[], checksums: readonly string[]): Promise<ToolArchive[]> {
+  try {
+    return await checkToolArchives(toolArchivesOfOptions(archives, checksums))
+  } catch (error) {
+    if (error instanceof ToolArchiveError) throw new UsageError(error.message.startsWith('--') ? error.message : `--tool-archive: ${error.message}`)
+    throw error
   }
-  const out: ToolArchive[] = []
-  for (const text of archives) {
-    const parsed = parseToolArchive(text)
-    if ('error' in parsed) throw new UsageError(`--tool-archive: ${parsed.error}`)
-    if (out.some((a) => a.tool === parsed.tool)) throw new UsageError(`--tool-archive: ${parsed.tool} is given twice; give one archive per tool`)
-    const file = path.resolve(parsed.path)
-    if (!existsSync(file)) throw new UsageError(`--tool-archive: ${file} does not exist on this computer`)
-    const sha256 = sums.get(parsed.tool)
-    out.push({ tool: parsed.tool, path: file, ...(sha256 ? { sha256 } : {}) })
-  }
-  const orphan = [...sums.keys()].find((tool) => !out.some((a) => a.tool === tool))
-  if (orphan) throw new UsageError(`--tool-sha256 ${orphan}=... goes with --tool-archive ${orphan}=FILE`)
-  return out
 }
 
 function parseRepeat(text: string): number {

@@ -19,6 +19,10 @@ import type { Handlers } from './dispatch'
 import { hostKeyQuestionOf, type HostKeyDecisions } from './host-key-decisions'
 import { preflightPlan, type PreflightServices } from './plan-preflight'
 import { reviewPlan } from './plan-review'
+import { checkedToolArchives } from './tool-archive-handlers'
+import { standardBeforeJobs } from '../engine/before-jobs'
+import { toolSourcesOf } from '../engine/tool-archives'
+import { beforeJobsWithToolSources } from '../engine/tool-provision'
 
 export type CatalogHandlerNames = 'catalog:get' | 'plans:review' | 'plans:preflight'
 
@@ -59,18 +63,22 @@ export function createCatalogHandlers(svc: CatalogServices): Pick<Handlers, Cata
       return reviewPlan(checked, { inventory, hasSudoPassword: (t) => withSudoPassword.has(t.id), pastSeconds: await past.load() })
     },
 
-    'plans:preflight': async ({ plan }) =>
+    'plans:preflight': async ({ plan, toolArchives }) => {
+      const archives = await checkedToolArchives(toolArchives)
+      const inventory = await targets.list()
       // the dispatch has checked the plan; parse again for its output type (defaults filled in)
-      preflightPlan(sweepCheckPlan(ComparisonPlanSchema.parse(plan)), {
-        inventory: await targets.list(),
+      return preflightPlan(sweepCheckPlan(ComparisonPlanSchema.parse(plan)), {
+        inventory,
         secrets: svc.secrets,
         decideHostKey: (q) => svc.decisions.ask(hostKeyQuestionOf(q)),
         knownHosts: knownHostsFiles(homeDir, svc.dataDir),
         openLocal: svc.openLocal,
         scriptsDir: svc.scriptsDir,
         appVersion: svc.appVersion,
-        ...(svc.beforeJobs ? { beforeJobs: svc.beforeJobs } : {})
+        // the tools brought and the targets' tool paths, as a run takes them: preflight says how each arrives
+        beforeJobs: beforeJobsWithToolSources(toolSourcesOf(archives, inventory), svc.beforeJobs ?? standardBeforeJobs)
       })
+    }
   }
 }
 

@@ -15,6 +15,7 @@ import { createRunsHandlers } from './runs-handlers'
 import { createScenarioHandlers } from './scenario-handlers'
 import { createTargetsHandlers } from './targets-handlers'
 import { createTeamStoreHandlers } from './team-store-handlers'
+import { createToolArchiveHandlers } from './tool-archive-handlers'
 
 /** What differs between the desktop app and `virtbench serve`. */
 export interface HostServices {
@@ -31,6 +32,8 @@ export interface HostServices {
   homeDir?: string
   /** Prints the PDF report: webContents.printToPDF in the app, a system Chromium in `serve`. */
   printReport?: ReportPrinter
+  /** The desktop's open-file dialog, for a tool's source archive; absent in `serve` (the path is typed). */
+  chooseFile?: (title: string) => Promise<string | undefined>
 }
 
 export interface Api {
@@ -117,7 +120,8 @@ export function createApi(host: HostServices): Api {
     ...scenario,
     ...presets,
     ...report,
-    ...team
+    ...team,
+    ...createToolArchiveHandlers(host.chooseFile ? { chooseFile: host.chooseFile } : {})
   }
   return { handlers, hub, notify, hostKeys: decisions, beforeQuit }
 }

@@ -6,6 +6,9 @@ import { deepFreeze, markChecked } from '../../shared/checked-values'
 import { RunDocumentSchema, type RunDocument, type RunEvent } from '../../shared/model/run'
 import type { Target } from '../../shared/model/target'
 import { standardBeforeJobs } from '../engine/before-jobs'
+import { toolSourcesOf } from '../engine/tool-archives'
+import { beforeJobsWithToolSources } from '../engine/tool-provision'
+import type { ToolArchive } from '../tools/provision'
 import { PlanError } from '../engine/planner'
 import type { ComparisonPlan } from '../../shared/model/plan'
 import { continueRun, startRun, TargetLookupError, type RunServices, type StartedRun } from '../engine/start-run'
@@ -24,6 +27,7 @@ import type { Handlers } from './dispatch'
 import type { EventHub } from './event-hub'
 import { hostKeyQuestionOf, type HostKeyDecisions } from './host-key-decisions'
 import { knownHostsFiles } from '../ssh/host-key'
+import { checkedToolArchives } from './tool-archive-handlers'
 
 export type RunsHandlerNames =
   | 'runs:list'
@@ -82,8 +86,11 @@ export function createRunsHandlers(
   const active = new Map<string, ActiveRun>()
   const homeDir = svc.homeDir ?? os.homedir()
 
-  const services = async (): Promise<RunServices> => ({
-    inventory: await targets.list(),
+  /** A run's services; the tools come from the files brought (runs:start) and the targets' own tool paths, as in the CLI. */
+  const services = async (archives: readonly ToolArchive[] = []): Promise<RunServices> => {
+    const inventory = await targets.list()
+    return {
+    inventory,
     secrets: svc.secrets,
     decideHostKey: (q) => svc.decisions.ask(hostKeyQuestionOf(q)),
     knownHosts: knownHostsFiles(homeDir, svc.dataDir),
@@ -91,9 +98,10 @@ export function createRunsHandlers(
     scriptsDir: scriptsDir(),
     appVersion: __APP_VERSION__,
     onEvent: (event) => hub.emit('runs:event', event),
-    beforeJobs: standardBeforeJobs,
+    beforeJobs: beforeJobsWithToolSources(toolSourcesOf(archives, inventory), standardBeforeJobs),
     liveLog: true
-  })
+    }
+  }
 
   const track = (id: string, started: ActiveRun): void => {
     active.set(id, started)
@@ -136,10 +144,10 @@ export function createRunsHandlers(
    * does not complete (a cancel too). Its events are the sweep's (the steps' own ends left out);
    * resolves when the first step has started, or the sweep ended before it.
    */
-  const startSweep = async (id: string, plan: ComparisonPlan, opts: { consent: boolean; resume: boolean }): Promise<ActiveRun> => {
+  const startSweep = async (id: string, plan: ComparisonPlan, opts: { consent: boolean; resume: boolean; archives?: readonly ToolArchive[] }): Promise<ActiveRun> => {
     let current: StartedRun | undefined
     let stopping = false
-    const base = await services()
+    const base = await services(opts.archives)
     const emit = (event: RunEvent): void => hub.emit('runs:event', { ...event, runId: id })
     const sweepServices: RunServices = {
       ...base,
@@ -218,15 +226,16 @@ export function createRunsHandlers(
         throw error
       }
     },
-    'runs:start': async ({ plan, changeDomains }) => {
+    'runs:start': async ({ plan, changeDomains, toolArchives }) => {
       const id = newRunId()
       const parsed = ComparisonPlanSchema.parse(plan)
+      const archives = await checkedToolArchives(toolArchives)
       // the same refusal as virtbench run without --change-domains, before anything happens
       const refusal = consentNeeded(parsed, 'your consent (the review step\'s box "VirtBench will edit and restart…")')
       if (refusal && changeDomains !== true) throw new ApiError('forbidden', refusal)
       try {
-        if (parsed.sweep) track(id, await startSweep(id, parsed, { consent: changeDomains === true, resume: false }))
-        else track(id, activeOf(await startRun(parsed, store.dirOf(id), { ...(await services()), domains: runDomainsOf(changeDomains === true) }, id)))
+        if (parsed.sweep) track(id, await startSweep(id, parsed, { consent: changeDomains === true, resume: false, archives }))
+        else track(id, activeOf(await startRun(parsed, store.dirOf(id), { ...(await services(archives)), domains: runDomainsOf(changeDomains === true) }, id)))
       } catch (error) {
         launchError(error)
       }

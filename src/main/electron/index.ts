@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { app, BrowserWindow, nativeTheme, shell } from 'electron'
+import { app, BrowserWindow, dialog, nativeTheme, shell } from 'electron'
 import { isSafeExternalUrl } from '../../shared/contract'
 import { createApi } from '../api/handlers'
 import { MIN_WINDOW } from '../window-bounds'
@@ -39,7 +39,13 @@ async function createWindow(): Promise<void> {
     onSettingsChanged: (settings) => {
       nativeTheme.themeSource = settings.theme
     },
-    printReport: (input) => printReportWindow(input, reportPage)
+    printReport: (input) => printReportWindow(input, reportPage),
+    chooseFile: async (title) => {
+      const options: Electron.OpenDialogOptions = { title, properties: ['openFile'] }
+      const owner = BrowserWindow.getFocusedWindow()
+      const chosen = owner ? await dialog.showOpenDialog(owner, options) : await dialog.showOpenDialog(options)
+      return chosen.canceled ? undefined : chosen.filePaths[0]
+    }
   })
   // a sweep (or a setup) going when the app quits is cancelled and its domains put back first (docs/scenarios.md)
   app.on('before-quit', (event) => {

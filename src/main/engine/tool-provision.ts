@@ -51,13 +51,13 @@ export interface ToolSources {
   cacheDir?: string
 }
 
-async function sha256Of(file: string): Promise<string> {
+export async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256')
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
   return hash.digest('hex')
 }
 
-async function headOf(file: string): Promise<Uint8Array> {
+export async function headOf(file: string): Promise<Uint8Array> {
   const handle = await open(file, 'r')
   try {
     const head = new Uint8Array(4)

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { standardBeforeJobs } from '../../../src/main/engine/before-jobs'
@@ -11,6 +9,7 @@ import { TOOLS } from '../../../src/main/tools/registry'
 import { ComparisonPlanSchema } from '../../../src/shared/model/plan'
 import type { RunDocument } from '../../../src/shared/model/run'
 import { startLab, type Lab } from '../engine/run-harness'
+import { makeStandInIozoneArchive } from '../../harness/stand-in-iozone'
 
 /**
  * A tool brought from this computer to targets without internet (docs/tools-offline.md), through
@@ -18,25 +17,12 @@ import { startLab, type Lab } from '../engine/run-harness'
  * the target, built there by the target's gcc and make, cached by checksum and reused by the next
  * run; the plans run it from the cache.
  *
- * The archive is made here: Debian's iozone source is in non-free (not reachable on every CI
- * machine), so it is a small C program laid out as iozone's tarball (src/current/iozone.c and a
- * makefile with iozone's build names) that prints a real captured iozone output
- * (tests/fixtures/tools/iozone/iozone-Raz-g1M-b.stdout): the test proves the mechanism, not iozone.
+ * The archive is a stand-in made by the test (tests/harness/stand-in-iozone.ts): a small C program
+ * laid out as iozone's tarball that prints a real captured iozone output; the test proves the
+ * mechanism, not iozone.
  * Needs gcc and make on the machine (the targets are this machine).
  */
-const CAPTURED = path.join(__dirname, '../../fixtures/tools/iozone/iozone-Raz-g1M-b.stdout')
-
-function makeArchive(dir: string): { file: string; sha256: string; output: string } {
-  const output = readFileSync(CAPTURED, 'utf8')
-  const src = path.join(dir, 'replay-iozone', 'src', 'current')
-  mkdirSync(src, { recursive: true })
-  writeFileSync(path.join(src, 'iozone.c'), `#include <stdio.h>\nstatic const char out[] = ${JSON.stringify(output)};\nint main(void) { fputs(out, stdout); return 0; }\n`)
-  // iozone's own build names; CC comes from the command line, as VirtBench passes CC="cc -fcommon"
-  writeFileSync(path.join(src, 'makefile'), 'CC = cc\nlinux-AMD64 linux-arm linux-powerpc64 linux-S390X linux:\n\t$(CC) -o iozone iozone.c\n')
-  const file = path.join(dir, 'replay-iozone.tar.gz')
-  execFileSync('tar', ['-czf', file, '-C', dir, 'replay-iozone'])
-  return { file, sha256: createHash('sha256').update(readFileSync(file)).digest('hex'), output }
-}
+const makeArchive = makeStandInIozoneArchive
 
 describe('a tool from an archive on this computer (no internet on the targets)', () => {
   let lab: Lab

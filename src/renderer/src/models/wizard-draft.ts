@@ -5,6 +5,7 @@ import { DEFAULT_WORK_DIR, ComparisonPlanSchema, type ComparisonPlanInput, type 
 import type { Scenario } from '../../../shared/model/scenario'
 import { sameTargetName } from '../../../shared/model/target'
 import type { Aggregate, PackId, ToolId } from '../../../shared/model/tool-ids'
+import { ARCHIVE_TOOLS, type ArchiveTool, type ToolArchiveInput } from '../../../shared/tool-archive-contract'
 import { typedNumber } from '../lib/typed-number'
 import { draftOfSweep, sweepOfDraft, type SweepDraft } from './sweep-draft'
 
@@ -73,6 +74,17 @@ export interface WizardDraft {
   sweep?: SweepDraft
   /** The consent sentence the user ticked (the domains and hosts it names); Start needs it to match the plan's. Never saved. */
   domainConsent?: string
+  /**
+   * Tools brought from this computer (docs/tools-offline.md), as typed. A path is this computer's:
+   * never part of the plan, so never in a preset; kept when a preset is opened.
+   */
+  toolArchives?: Partial<Record<ArchiveTool, ToolArchiveDraft>>
+}
+
+/** One tool's file on this computer and the SHA-256 it must have (empty: the pinned release's, or recorded). */
+export interface ToolArchiveDraft {
+  path: string
+  sha256: string
 }
 
 export const DEFAULT_MARGIN = '3'
@@ -565,4 +577,24 @@ export function peerAddress(
   if (path === 'eip') return peer.addresses.public ? { address: peer.addresses.public } : { missing: `${peer.name} has no public (EIP) address` }
   if (path === 'private') return peer.addresses.private ? { address: peer.addresses.private } : { missing: `${peer.name} has no private/VPC address` }
   return { address: peer.addresses.private ?? (peer.kind === 'local' ? '127.0.0.1' : (peer.address ?? '127.0.0.1')) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools brought from this computer
+
+/** The plan's tools that can come from this computer (iozone, UnixBench), from main's review of its jobs. */
+export function archiveToolsOf(jobs: readonly { tool: ToolId }[] | undefined): ArchiveTool[] {
+  const used = new Set(jobs?.map((j) => j.tool))
+  return ARCHIVE_TOOLS.filter((tool) => used.has(tool))
+}
+
+/** What runs:start and plans:preflight carry: a file for each of `tools` whose path is filled in. */
+export function toolArchivesOfDraft(draft: Pick<WizardDraft, 'toolArchives'>, tools: readonly ArchiveTool[]): ToolArchiveInput[] {
+  return tools.flatMap((tool) => {
+    const given = draft.toolArchives?.[tool]
+    const path = given?.path.trim() ?? ''
+    if (!given || path === '') return []
+    const sha256 = given.sha256.trim()
+    return [{ tool, path, ...(sha256 ? { sha256 } : {}) }]
+  })
 }

@@ -10,6 +10,7 @@ import { LogBuffer, type LogLines } from '../models/log-buffer'
 import { apiMessage } from '../lib/api-message'
 import type { AppState } from '.'
 import { connectedApi } from './connected-api'
+import { startPayloadOf, type StartOptions } from './wizard-slice'
 
 /** A run as runs:list gives it. */
 export type ListedRun = InvokeResponse<'runs:list'>['runs'][number]
@@ -94,7 +95,7 @@ export interface RunsSlice {
   runLog: (runId: string) => LogLines | undefined
   /** Starts a comparison and opens its run page; returns the run id. Throws the API's error. */
   /** `changeDomains`: the user's consent to change the plan's libvirt domains. */
-  startRun: (plan: ComparisonPlanInput, options?: { changeDomains?: boolean }) => Promise<string>
+  startRun: (plan: ComparisonPlanInput, options?: StartOptions) => Promise<string>
   cancelRun: (id: string) => Promise<boolean>
   retryJobs: (id: string, jobIds: string[]) => Promise<void>
   /** `changeDomains`: the user's consent to change the run's libvirt domains again (a sweep, a setup); without it they are only put back. */
@@ -349,7 +350,7 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set, 
     runLog: (runId) => logs.get(runId),
 
     startRun: async (plan, options) => {
-      const { id } = await api().invoke('runs:start', { plan, ...(options?.changeDomains ? { changeDomains: true } : {}) })
+      const { id } = await api().invoke('runs:start', { plan, ...startPayloadOf(options) })
       set((s) => ({
         live: s.live[id] ? s.live : { ...s.live, [id]: { status: 'running', findings: [], jobs: {} } },
         activeRuns: s.activeRuns.includes(id) ? s.activeRuns : [...s.activeRuns, id]

@@ -3,7 +3,8 @@ import type { Catalog, PlanReview, PreflightReport } from '../../../shared/catal
 import type { VirtbenchApi } from '../../../shared/contract'
 import { PRESET_KIND, PRESET_VERSION, type ComparisonPlanInput } from '../../../shared/model/plan'
 import type { PresetSummary } from '../../../shared/presets-contract'
-import { draftOfPlan, emptyDraft, planOfDraft, type StepIndex, type WizardDraft } from '../models/wizard-draft'
+import { archiveToolsOf, draftOfPlan, emptyDraft, planOfDraft, toolArchivesOfDraft, type StepIndex, type WizardDraft } from '../models/wizard-draft'
+import type { ToolArchiveInput } from '../../../shared/tool-archive-contract'
 import type { AppState } from '.'
 import { connectedApi } from './connected-api'
 import { apiMessage } from '../lib/api-message'
@@ -21,9 +22,11 @@ export interface WizardReview {
   error?: string
 }
 
-/** The last preflight, for the plan whose JSON is `key`. */
+/** The last preflight, for the plan whose JSON is `key` (and the tools brought from this computer, `archives`). */
 export interface WizardPreflight {
   key: string
+  /** The JSON of the files sent with it: preflight is current only while they are the same. */
+  archives?: string
   running: boolean
   report?: PreflightReport
   error?: string
@@ -52,6 +55,8 @@ export interface WizardSlice {
   loadPlan: (plan: ComparisonPlanInput, source?: WizardSource) => void
   /** The wizard's current plan (for "Save as preset"). */
   wizardPlan: () => ComparisonPlanInput
+  /** The tools of the plan brought from this computer, as runs:start and plans:preflight carry them (never in the plan). */
+  wizardToolArchives: () => ToolArchiveInput[]
   setWizardStep: (step: StepIndex, focus?: string) => void
   checkWizardStep: (step: StepIndex) => void
   clearWizardFocus: () => void
@@ -104,9 +109,23 @@ export function planKey(plan: ComparisonPlanInput): string {
   return JSON.stringify(plan)
 }
 
-/** How a run starts: `changeDomains` is the user's consent to change the plan's libvirt domains (runs:start). */
+/** How a run starts: `changeDomains` is the user's consent to change the plan's libvirt domains; `toolArchives`, tools brought from this computer (runs:start). */
 export interface StartOptions {
   changeDomains?: boolean
+  toolArchives?: ToolArchiveInput[]
+}
+
+/** The runs:start payload beyond the plan, from the start options. */
+export function startPayloadOf(options: StartOptions | undefined): { changeDomains?: true; toolArchives?: ToolArchiveInput[] } {
+  return {
+    ...(options?.changeDomains ? { changeDomains: true as const } : {}),
+    ...(options?.toolArchives && options.toolArchives.length > 0 ? { toolArchives: options.toolArchives } : {})
+  }
+}
+
+/** The JSON of the files sent with a preflight, to tell whether it is still current. */
+export function archivesKey(archives: readonly ToolArchiveInput[]): string {
+  return JSON.stringify(archives)
 }
 
 type StartRun = (plan: ComparisonPlanInput, options?: StartOptions) => Promise<unknown>
@@ -124,7 +143,8 @@ export const createWizardSlice: StateCreator<AppState, [], [], WizardSlice> = (s
       set({
         ...wizardInitialState(),
         wizardCatalog: get().wizardCatalog,
-        wizardDraft: draftOfPlan(plan),
+        // the files of tools brought from this computer are this computer's, not the preset's: kept
+        wizardDraft: { ...draftOfPlan(plan), ...(get().wizardDraft.toolArchives ? { toolArchives: get().wizardDraft.toolArchives } : {}) },
         wizardSource: source,
         wizardReached: 3,
         page: 'comparison'
@@ -132,6 +152,8 @@ export const createWizardSlice: StateCreator<AppState, [], [], WizardSlice> = (s
     },
 
     wizardPlan: () => planOfDraft(get().wizardDraft),
+
+    wizardToolArchives: () => toolArchivesOfDraft(get().wizardDraft, archiveToolsOf(get().wizardReview?.review?.jobs)),
 
     setWizardStep: (step, focus) =>
       set((s) => ({
@@ -178,19 +200,23 @@ export const createWizardSlice: StateCreator<AppState, [], [], WizardSlice> = (s
       if (get().wizardPreflight?.running) return
       const plan = get().wizardPlan()
       const key = planKey(plan)
-      set((s) => ({ wizardPreflight: { key, running: true, acknowledged: false, report: s.wizardPreflight?.report } }))
+      const toolArchives = get().wizardToolArchives()
+      const archives = archivesKey(toolArchives)
+      set((s) => ({ wizardPreflight: { key, archives, running: true, acknowledged: false, report: s.wizardPreflight?.report } }))
       try {
-        const report = await api().invoke('plans:preflight', { plan })
-        set({ wizardPreflight: { key, running: false, report, acknowledged: false } })
+        const report = await api().invoke('plans:preflight', { plan, ...(toolArchives.length > 0 ? { toolArchives } : {}) })
+        set({ wizardPreflight: { key, archives, running: false, report, acknowledged: false } })
       } catch (error) {
-        set({ wizardPreflight: { key, running: false, error: apiMessage(error), acknowledged: false } })
+        set({ wizardPreflight: { key, archives, running: false, error: apiMessage(error), acknowledged: false } })
       }
     },
 
     acknowledgeWarnings: (acknowledged) => set((s) => (s.wizardPreflight ? { wizardPreflight: { ...s.wizardPreflight, acknowledged } } : s)),
 
-    startComparison: async (options) => {
+    startComparison: async (given) => {
       const plan = get().wizardPlan()
+      const toolArchives = get().wizardToolArchives()
+      const options: StartOptions | undefined = toolArchives.length > 0 ? { ...given, toolArchives } : given
       // The runs slice starts runs (and opens the run page) once it has startRun.
       const state: object = get()
       const startRun: unknown = 'startRun' in state ? state.startRun : undefined
@@ -198,7 +224,7 @@ export const createWizardSlice: StateCreator<AppState, [], [], WizardSlice> = (s
         await (startRun as StartRun)(plan, ...(options ? [options] : []))
         return
       }
-      const { id } = await api().invoke('runs:start', { plan, ...(options?.changeDomains ? { changeDomains: true } : {}) })
+      const { id } = await api().invoke('runs:start', { plan, ...startPayloadOf(options) })
       get().openRun(id)
     },
 

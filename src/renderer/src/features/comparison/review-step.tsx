@@ -9,7 +9,9 @@ import { SweepCombinations, SweepTime } from './sweep-expansion'
 import { DomainChanges, useDomainConsent } from './sweep-review'
 import { useWizardIssues } from './use-issues'
 import { WizardField } from './wizard-field'
-import { derivedName, draftName, fieldId, formatDuration, placeOf, STEPS, stepOfPath, type StepIndex } from '../../models/wizard-draft'
+import { archiveToolsOf, derivedName, draftName, fieldId, formatDuration, placeOf, STEPS, stepOfPath, toolArchivesOfDraft, type StepIndex } from '../../models/wizard-draft'
+import { archivesKey } from '../../store/wizard-slice'
+import { ToolArchiveBox } from './tool-archive-box'
 
 /** Step 4: the plan's problems, the exact commands per target, the acceptance criteria, the time, preflight and Start. */
 export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) => void }): ReactElement {
@@ -29,7 +31,10 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
 
   const review = issues.current ? reviewState?.review : undefined
   const reviewError = reviewState?.key === issues.key ? reviewState.error : undefined
-  const preflightCurrent = preflight?.key === issues.key
+  // the tools of the plan that can come from this computer, from main's last review of it
+  const archiveTools = useMemo(() => archiveToolsOf(reviewState?.review?.jobs), [reviewState])
+  const archives = useMemo(() => archivesKey(toolArchivesOfDraft(draft, archiveTools)), [draft, archiveTools])
+  const preflightCurrent = preflight?.key === issues.key && (preflight.archives ?? archivesKey([])) === archives
   const report = preflightCurrent ? preflight?.report : undefined
   const errors = report?.findings.filter((f) => f.severity === 'error') ?? []
   const warnings = report?.findings.filter((f) => f.severity === 'warning') ?? []
@@ -126,12 +131,22 @@ export function ReviewStep({ onGo }: { onGo: (step: StepIndex, field?: string) =
 
       <DomainChanges />
 
+      <ToolArchiveBox tools={archiveTools} />
+
       <section aria-labelledby="wiz-preflight-heading" className="wiz-preflight">
         <h3 id="wiz-preflight-heading">Preflight</h3>
-        <p className="muted">
-          Connects to every target and checks, without changing anything: the tools are installed, the work directory (or the device) is usable,
-          there is room, and the machines are idle. Nothing is installed or run for you.
-        </p>
+        {archives === archivesKey([]) ? (
+          <p className="muted">
+            Connects to every target and checks, without changing anything: the tools are installed, the work directory (or the device) is usable,
+            there is room, and the machines are idle. Nothing is installed or run for you.
+          </p>
+        ) : (
+          <p className="muted">
+            Connects to every target and checks that the tools are there, the work directory (or the device) is usable, there is room, and the machines
+            are idle. The tools you bring from this computer (above) are uploaded and built now on the targets that run them, and kept there for the run;
+            nothing else is installed or run for you.
+          </p>
+        )}
         <div className="toolbar">
           <button type="button" className="button" aria-disabled={canPreflight ? undefined : true} onClick={() => canPreflight && void runPreflight()}>
             {preflight?.running ? 'Checking the targets…' : report ? 'Run preflight again' : 'Run preflight'}
