@@ -19,6 +19,7 @@ import { networkStudies } from '../../shared/studies/network-study'
 import { surfaceMaps } from '../../shared/studies/surface-maps'
 import { surfaceText } from '../../shared/studies/surface-text'
 import { bonnieStudies, bonnieStudyText } from '../../shared/studies/bonnie-study'
+import { hasStudy001Tables, study001Tables, study001Text } from '../../shared/studies/study001-tables'
 import { runJobFiles, runJobFilesText } from '../../shared/fio-job-file'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
@@ -284,6 +285,8 @@ export const runCommand: CliCommand = {
     if (surfaces.length > 0) io.stdout(`\niozone sub-tests (the grids are heat maps in the app and the PDF)\n${surfaceText(surfaces)}`)
     const bonnie = bonnieStudies(run, comparison)
     if (bonnie.length > 0) io.stdout(`\nbonnie++ per machine (study 000's table)\n${bonnieStudyText(bonnie)}`)
+    const study001 = study001Tables(run, comparison)
+    if (hasStudy001Tables(study001)) io.stdout(`\nCPU, memory and fio per machine (study 001's tables)\n${study001Text(study001)}`)
     const atop = studyDiskActivity(run)
     if (atop.length > 0) io.stdout(`\nDisk activity of the guests and their hosts (host monitor, as atop shows it)\n${diskActivityText(atop)}`)
     const jobFiles = runJobFiles(run.tests)

@@ -41,6 +41,7 @@ import {
 import { FIGURE_MARKS, FigureTable, HeadlineMatrix, HeadlineTable, type TestHead } from './report-tables'
 import { IozoneStudyMaps, IozoneSummaries } from '../features/studies/iozone-heatmap'
 import { BonnieStudyTables } from '../features/studies/bonnie-study'
+import { Study001Tables } from '../features/studies/study001-tables'
 import { DiskActivityStudy } from '../features/studies/disk-activity-study'
 import { JobFiles } from '../features/studies/job-files'
 import { NetworkStudyTables } from '../features/studies/network-study'
@@ -510,6 +511,8 @@ export function CategorySection({ run, part }: { run: RunDocument; part: Categor
       {part.category === 'network' ? <NetworkExtras run={run} /> : null}
       <IozoneStudyMaps comparison={own} />
       {part.category === 'storage' ? <BonnieStudyTables run={run} comparison={own} testIds={testIds} /> : null}
+      {/* study 001's tables from the whole comparison: its CPU table holds UnixBench's File Copy, a storage figure */}
+      <Study001Tables run={run} comparison={comparisonOf(run)} category={part.category} />
       {part.category === 'storage' ? <StudyMultiples run={run} comparison={own} /> : null}
       {/* iozone's cells are in its heat maps above (hundreds of them), not in this table */}
       {own.rows.some((r) => !isSurfaceRow(r)) ? (
