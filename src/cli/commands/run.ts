@@ -16,8 +16,8 @@ import { comparisonTable, diskActivityText, networkMatrixText, networkStudyText,
 import { studyDiskActivity } from '../../shared/studies/disk-activity'
 import { networkMatrices, simultaneousTables } from '../../shared/network-tables'
 import { networkStudies } from '../../shared/studies/network-study'
-import { surfaceMaps } from '../../shared/studies/surface-maps'
-import { surfaceText } from '../../shared/studies/surface-text'
+import { absoluteSurfaces, surfaceMaps } from '../../shared/studies/surface-maps'
+import { surfaceGridsText, surfaceText } from '../../shared/studies/surface-text'
 import { bonnieStudies, bonnieStudyText } from '../../shared/studies/bonnie-study'
 import { hasStudy001Tables, study001Tables, study001Text } from '../../shared/studies/study001-tables'
 import { runJobFiles, runJobFilesText } from '../../shared/fio-job-file'
@@ -282,7 +282,10 @@ export const runCommand: CliCommand = {
     const together = simultaneousTables(run)
     if (together.length > 0) io.stdout(`\nSimultaneous clients\n${simultaneousText(together)}`)
     const surfaces = surfaceMaps(comparison)
-    if (surfaces.length > 0) io.stdout(`\niozone sub-tests (the grids are heat maps in the app and the PDF)\n${surfaceText(surfaces)}`)
+    if (surfaces.length > 0) {
+      io.stdout(`\niozone sub-tests (heat maps in the app and the PDF)\n${surfaceText(surfaces)}`)
+      io.stdout(`\niozone per machine and relative, file size x record size\n${surfaceGridsText(absoluteSurfaces(comparison), surfaces)}`)
+    }
     const bonnie = bonnieStudies(run, comparison)
     if (bonnie.length > 0) io.stdout(`\nbonnie++ per machine (study 000's table)\n${bonnieStudyText(bonnie)}`)
     const study001 = study001Tables(run, comparison)

@@ -159,6 +159,110 @@ export function surfaceMaps(comparison: Comparison): SurfaceMap[] {
   return groups(comparison).flatMap((rows) => comparison.variants.map((_, v) => mapOf(comparison, rows, v)))
 }
 
+/** One machine's figure in one cell: the test's aggregate of its repetitions, and how many there were. */
+export interface AbsoluteCell {
+  value: number
+  n: number
+}
+
+/** Where a machine's figure is: "5.29 GiB/s at 2 MiB file, 1 MiB records". */
+export interface AbsolutePlace {
+  fileSize: number
+  recordSize: number
+  value: number
+}
+
+/** One machine's grid of one sub-test, in the metric's unit (iozone: B/s). */
+export interface AbsoluteSurface {
+  /** The target's label. */
+  side: string
+  role: 'baseline' | 'variant'
+  /** cells[file][record]: undefined where the run has no figure of this machine. */
+  cells: (AbsoluteCell | undefined)[][]
+  /** Cells with a figure. */
+  measured: number
+  lowest?: AbsolutePlace
+  highest?: AbsolutePlace
+}
+
+/**
+ * One sub-test of a test on every machine, as iozone's own surface charts show it (study 000): the
+ * baseline's grid, then each variant's, over the same file sizes and record sizes as the sub-test's
+ * relative maps, and the top of their shared colour scale (the scale starts at zero).
+ */
+export interface AbsoluteSurfaceSet {
+  testId: string
+  testTitle: string
+  metric: string
+  subtest: string
+  unit: ComparisonRow['unit']
+  fileSizes: number[]
+  recordSizes: number[]
+  machines: AbsoluteSurface[]
+  /** The largest figure of any machine; undefined when none has one. */
+  scaleMax?: number
+}
+
+function absoluteOf(rows: ComparisonRow[], fileSizes: number[], recordSizes: number[], side: string, role: AbsoluteSurface['role'], stats: (row: ComparisonRow) => ComparisonRow['baseline']): AbsoluteSurface {
+  const cells: (AbsoluteCell | undefined)[][] = fileSizes.map(() => recordSizes.map(() => undefined))
+  const places: AbsolutePlace[] = []
+  for (const row of rows) {
+    const figure = stats(row)
+    if (!figure) continue
+    const fileSize = Number(row.labels[SURFACE_LABELS.rows])
+    const recordSize = Number(row.labels[SURFACE_LABELS.columns])
+    cells[fileSizes.indexOf(fileSize)]![recordSizes.indexOf(recordSize)] = { value: figure.value, n: figure.n }
+    places.push({ fileSize, recordSize, value: figure.value })
+  }
+  const surface: AbsoluteSurface = { side, role, cells, measured: places.length }
+  if (places.length === 0) return surface
+  return {
+    ...surface,
+    lowest: places.reduce((a, b) => (b.value < a.value ? b : a)),
+    highest: places.reduce((a, b) => (b.value > a.value ? b : a))
+  }
+}
+
+function absoluteSetOf(comparison: Comparison, rows: ComparisonRow[]): AbsoluteSurfaceSet {
+  const first = rows[0]!
+  const fileSizes = ascending(rows.map((r) => Number(r.labels[SURFACE_LABELS.rows])))
+  const recordSizes = ascending(rows.map((r) => Number(r.labels[SURFACE_LABELS.columns])))
+  const machines = [
+    absoluteOf(rows, fileSizes, recordSizes, comparison.baseline, 'baseline', (row) => row.baseline),
+    ...comparison.variants.map((variant, v) => absoluteOf(rows, fileSizes, recordSizes, variant, 'variant', (row) => row.cells[v]?.stats))
+  ]
+  const highs = machines.flatMap((m) => (m.highest ? [m.highest.value] : []))
+  return {
+    testId: first.testId,
+    testTitle: first.testTitle,
+    metric: first.metric,
+    subtest: subtestOf(first.metric),
+    unit: first.unit,
+    fileSizes,
+    recordSizes,
+    machines,
+    ...(highs.length > 0 ? { scaleMax: Math.max(...highs) } : {})
+  }
+}
+
+/**
+ * Every surface of a comparison as the machines measured it: per test, then sub-test in the order
+ * the tool reported them, each machine's figures (the same figures the relative maps compare).
+ */
+export function absoluteSurfaces(comparison: Comparison): AbsoluteSurfaceSet[] {
+  return groups(comparison).map((rows) => absoluteSetOf(comparison, rows))
+}
+
+/** Why a cell of a machine's grid has no figure. */
+export function absoluteEmptyReason(fileSize: number, recordSize: number, side: string): string {
+  return recordSize > fileSize ? 'not measured: the record is larger than the file' : `no figure from ${side}: iozone skipped this cell (files over 16 MiB without -z) or the run has none`
+}
+
+/** Why a cell of a relative map has no relative %. */
+export function relativeEmptyReason(fileSize: number, recordSize: number): string {
+  return recordSize > fileSize ? 'not measured: the record is larger than the file' : 'not compared: measured on one side only, or skipped (files over 16 MiB without -z)'
+}
+
 /** "4 KiB", "1 MiB", "16 MiB": iozone's sizes are whole binary units; anything else as formatValue gives it. */
 export function sizeText(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']

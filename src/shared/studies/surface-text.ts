@@ -1,7 +1,7 @@
 import { VERDICT_WORDS } from '../compare/summary'
-import { formatPct } from '../format'
+import { formatPct, formatValue } from '../format'
 import { VERDICTS } from '../model/comparison'
-import { placeText, subtestWords, type SurfaceMap, type SurfaceSummary } from './surface-maps'
+import { placeText, sizeText, subtestWords, type AbsoluteSurfaceSet, type SurfaceMap, type SurfaceSummary } from './surface-maps'
 
 /**
  * The surfaces for a terminal (`virtbench run`): per test and variant, one line per sub-test with
@@ -46,4 +46,44 @@ export function summaryCells({ subtest, summary: s }: Pick<SurfaceMap, 'subtest'
     where(s.highest),
     verdicts
   ]
+}
+
+/** What an empty cell ("—") of the grids means, said once under them. */
+export const EMPTY_CELL_NOTE =
+  '— no figure: a record larger than its file (iozone measures none), a cell iozone skipped (files over 16 MiB without -z), or, in a relative grid, a cell only one side measured.'
+
+/**
+ * Every sub-test's grids for a terminal: per sub-test, each machine's figures (with their unit)
+ * and then each variant's relative % against the baseline, file size in rows and record size in
+ * columns, "—" where no run produced a figure.
+ */
+export function surfaceGridsText(sets: readonly AbsoluteSurfaceSet[], maps: readonly SurfaceMap[]): string {
+  if (sets.length === 0) return ''
+  const blocks = sets.map((set) => {
+    const absolute = set.machines.map((m) =>
+      gridText(`${subtestWords(set.subtest)} on ${m.side}`, set, (r, c) => {
+        const cell = m.cells[r]?.[c]
+        return cell ? formatValue(cell.value, set.unit) : undefined
+      })
+    )
+    const relative = maps
+      .filter((m) => m.testId === set.testId && m.metric === set.metric)
+      .map((m) =>
+        gridText(`${subtestWords(set.subtest)}: ${m.variant} against ${m.baseline}, relative %`, m, (r, c) => {
+          const cell = m.cells[r]?.[c]
+          return cell ? formatPct(cell.relativePct) : undefined
+        })
+      )
+    return [`${set.testTitle} · ${subtestWords(set.subtest)}`, ...absolute, ...relative].join('\n')
+  })
+  return `${blocks.join('\n')}\n${EMPTY_CELL_NOTE}\n`
+}
+
+/** One grid: file sizes down, record sizes across, each cell's text right-aligned, "—" where there is none. */
+function gridText(title: string, axes: Pick<AbsoluteSurfaceSet, 'fileSizes' | 'recordSizes'>, text: (row: number, column: number) => string | undefined): string {
+  const header = ['file ↓ record →', ...axes.recordSizes.map(sizeText)]
+  const body = axes.fileSizes.map((file, r) => [sizeText(file), ...axes.recordSizes.map((_, c) => text(r, c) ?? '—')])
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)))
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  return `  ${title}\n${[header, ...body].map((row) => `  ${line(row)}`).join('\n')}\n`
 }

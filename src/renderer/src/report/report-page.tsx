@@ -9,7 +9,7 @@ import { simultaneousTables } from '../../../shared/network-tables'
 import { describeRedaction } from '../../../shared/export/redact'
 import { judgeAcceptance, type CriterionStatus } from '../../../shared/criteria'
 import { PAPER_MM, type ReportInput } from '../../../shared/report'
-import { ChartPrintContext, IozoneHeatmap, MonitorSeriesChart, NetworkMatrixHeatmap, RelativeChart } from '../features/charts'
+import { ChartPrintContext, MonitorSeriesChart, NetworkMatrixHeatmap, RelativeChart } from '../features/charts'
 import { matrixGrids } from '../features/charts/network-matrix'
 import { aggregateWords } from '../features/charts/rows'
 import { comparisonOf } from '../features/results/comparison-of'
@@ -25,7 +25,6 @@ import {
   flagEntries,
   flagGroups,
   headlineByCategory,
-  iozoneViews,
   matrixPairs,
   monitorJobIds,
   monitorWorthDrawing,
@@ -473,7 +472,6 @@ export function CategorySection({ run, part }: { run: RunDocument; part: Categor
     </div>
   )
   const testIds = new Set(part.tests.map((t) => t.id))
-  const iozone = part.tests.flatMap((t) => iozoneViews(run, t.id).map((v) => ({ ...v, testId: t.id })))
   const monitors = part.category === 'storage' || part.category === 'other' ? monitorJobIds(run, testIds, (job) => monitorWorthDrawing(run, job)) : []
   const shownMonitors = useContext(SectionIdPrefix) === '' ? monitors.slice(0, MONITOR_CHARTS_PER_CATEGORY) : []
   const disk = part.category === 'storage' || part.category === 'other' ? diskActivityRows(run, testIds) : []
@@ -494,12 +492,9 @@ export function CategorySection({ run, part }: { run: RunDocument; part: Categor
       flow
       head={!tall && views[0] ? relative(views[0]) : undefined}
     >
-      {(!tall && views.length > 1) || iozone.length > 0 || shownMonitors.length > 0 ? (
+      {(!tall && views.length > 1) || shownMonitors.length > 0 ? (
         <div className="report-charts">
           {tall ? null : views.slice(1).map(relative)}
-          {iozone.map((v) => (
-            <IozoneHeatmap key={`${v.testId}-${v.side}-${v.subtest}`} run={run} initial={{ testId: v.testId, side: v.side, subtest: v.subtest }} />
-          ))}
           {shownMonitors.map((id) => (
             <MonitorSeriesChart key={id} run={run} job={id} />
           ))}
@@ -509,6 +504,7 @@ export function CategorySection({ run, part }: { run: RunDocument; part: Categor
         <p className="report-muted">The host monitor of {monitors.length - shownMonitors.length} more job{monitors.length - shownMonitors.length === 1 ? '' : 's'} is in the app and the run&apos;s JSON.</p>
       ) : null}
       {part.category === 'network' ? <NetworkExtras run={run} /> : null}
+      {/* iozone: every sub-test's grid per machine and relative, as small multiples */}
       <IozoneStudyMaps comparison={own} />
       {part.category === 'storage' ? <BonnieStudyTables run={run} comparison={own} testIds={testIds} /> : null}
       {/* study 001's tables from the whole comparison: its CPU table holds UnixBench's File Copy, a storage figure */}

@@ -7,8 +7,8 @@ import { compare, median, percentile } from '../../../../src/shared/compare'
 import type { Comparison } from '../../../../src/shared/model/comparison'
 import { RunDocumentSchema, type RunDocument } from '../../../../src/shared/model/run'
 import { comparisonInputOf } from '../../../../src/shared/run-comparison'
-import { hasSurfaces, placeText, sizeText, surfaceMaps } from '../../../../src/shared/studies/surface-maps'
-import { surfaceText } from '../../../../src/shared/studies/surface-text'
+import { absoluteSurfaces, hasSurfaces, placeText, sizeText, surfaceMaps } from '../../../../src/shared/studies/surface-maps'
+import { EMPTY_CELL_NOTE, surfaceGridsText, surfaceText } from '../../../../src/shared/studies/surface-text'
 
 const RUN_DIR = path.join(__dirname, '../../../fixtures/runs/iozone-local')
 
@@ -119,4 +119,106 @@ describe("iozone's surfaces compared (study 000)", () => {
     expect(write.summary.compared).toBe(55)
     expect(write.summary.oneSided).toBe(1)
   })
+
+  it("gives every sub-test's figures per machine, exactly as iozone printed them (1 MiB file, 4 KiB records)", () => {
+    const doc = run()
+    const c = comparison()
+    const sets = absoluteSurfaces(c)
+    const maps = surfaceMaps(c)
+    expect(sets.map((s) => s.subtest)).toEqual(SUBTESTS.map(([subtest]) => subtest))
+    for (const [subtest, title, host, guest, pct] of SUBTESTS) {
+      const set = sets.find((s) => s.subtest === subtest)!
+      expect(set.machines.map((m) => [m.side, m.role, m.measured])).toEqual([['host', 'baseline', 56], ['guest', 'variant', 56]])
+      expect(set.unit).toBe('B/s')
+      const at = (side: number) => set.machines[side]!.cells[set.fileSizes.indexOf(1024 * 1024)]![set.recordSizes.indexOf(4 * 1024)]!
+      // the median of the two repetitions, in B/s: iozone's kB/s x 1024
+      expect(at(0)).toEqual({ value: host, n: 2 })
+      expect(at(1)).toEqual({ value: guest, n: 2 })
+      expect(host).toBe(median(rawValues(doc, 'host', title, 1024, 4)))
+      expect(guest).toBe(median(rawValues(doc, 'guest', title, 1024, 4)))
+      const relative = maps.find((m) => m.subtest === subtest)!
+      const cell = relative.cells[relative.fileSizes.indexOf(1024 * 1024)]![relative.recordSizes.indexOf(4 * 1024)]!
+      expect(cell.relativePct.toFixed(4)).toBe(pct)
+      expect(relative.fileSizes).toEqual(set.fileSizes)
+      expect(relative.recordSizes).toEqual(set.recordSizes)
+    }
+  })
+
+  it('leaves a cell no run produced empty on every machine, and scales colours from the largest figure of any machine', () => {
+    for (const set of absoluteSurfaces(comparison())) {
+      set.fileSizes.forEach((file, r) =>
+        set.recordSizes.forEach((record, col) => {
+          for (const m of set.machines) expect(m.cells[r]![col] === undefined).toBe(record > file)
+        })
+      )
+      const all = set.machines.flatMap((m) => m.cells.flat().flatMap((c) => (c ? [c.value] : [])))
+      expect(set.scaleMax).toBe(Math.max(...all))
+      for (const m of set.machines) {
+        const own = m.cells.flat().flatMap((c) => (c ? [c.value] : []))
+        expect(m.lowest?.value).toBe(Math.min(...own))
+        expect(m.highest?.value).toBe(Math.max(...own))
+      }
+    }
+    const write = absoluteSurfaces(comparison()).find((s) => s.subtest === 'write')!
+    expect(write.scaleMax).toBe(5_674_185_728)
+    expect(write.machines[0]!.highest).toEqual({ fileSize: 2 * 1024 * 1024, recordSize: 1024 * 1024, value: 5_674_185_728 })
+    expect(write.scaleMax).toBe(median(rawValues(run(), 'host', 'Writer report', 2048, 1024)))
+    expect(write.machines[1]!.highest).toEqual({ fileSize: 4 * 1024 * 1024, recordSize: 2 * 1024 * 1024, value: 5_563_572_224 })
+  })
+
+  it('a machine without a figure in a cell has it empty, and the relative map too', () => {
+    const c = comparison()
+    const [first, ...rest] = c.rows
+    const oneSided: Comparison = { ...c, rows: [{ ...first!, baseline: undefined } as (typeof c.rows)[number], ...rest] }
+    const write = absoluteSurfaces(oneSided).find((s) => s.subtest === 'write')!
+    const file = write.fileSizes.indexOf(Number(first!.labels.file_size))
+    const record = write.recordSizes.indexOf(Number(first!.labels.record_size))
+    expect(write.machines[0]!.cells[file]![record]).toBeUndefined()
+    expect(write.machines[0]!.measured).toBe(55)
+    expect(write.machines[1]!.cells[file]![record]).toBeDefined()
+    expect(surfaceMaps(oneSided).find((m) => m.subtest === 'write')!.cells[file]![record]).toBeUndefined()
+  })
+
+  it("prints every sub-test's grids in the terminal: each machine's with units, then the relative %", () => {
+    const c = comparison()
+    const text = surfaceGridsText(absoluteSurfaces(c), surfaceMaps(c))
+    const lines = text.split('\n')
+    for (const [subtest] of SUBTESTS) {
+      const words = subtest.replace(/_/g, ' ')
+      expect(lines).toContain(`iozone -Raz up to 4 MiB files · ${words}`)
+      expect(lines).toContain(`  ${words} on host`)
+      expect(lines).toContain(`  ${words} on guest`)
+      expect(lines).toContain(`  ${words}: guest against host, relative %`)
+    }
+    const write = lines.indexOf('  write on host')
+    expect(lines[write + 1]).toMatch(/^ {2}file ↓ record → +4 KiB +8 KiB .* 4 MiB$/)
+    // the 64 KiB file: five record sizes measured, six larger than the file
+    expect(lines[write + 2]!.trim().split(/ {2,}/)).toEqual(['64 KiB', '863 MiB/s', '1.26 GiB/s', '1.69 GiB/s', '2.10 GiB/s', '1.41 GiB/s', '—', '—', '—', '—', '—', '—'])
+    expect(lines[write + 6]!.trim().split(/ {2,}/)[1]).toBe('981 MiB/s')
+    const relative = lines.indexOf('  write: guest against host, relative %')
+    expect(lines[relative + 6]!.trim().split(/ {2,}/).slice(0, 2)).toEqual(['1 MiB', '100 %'])
+    // every value a machine produced carries its unit
+    const grids = lines.filter((l) => /^ {2}\d+ [KM]iB /.test(l))
+    expect(grids).toHaveLength(13 * 3 * 7)
+    for (const l of grids) for (const v of l.trim().split(/ {2,}/).slice(1)) expect(v).toMatch(/^(—|[\d.]+ (MiB|GiB)\/s|\d+ %)$/)
+    expect(text.trimEnd().endsWith(EMPTY_CELL_NOTE)).toBe(true)
+    expect(surfaceGridsText([], [])).toBe('')
+  })
 })
+
+/** Sub-test, its block in iozone's -R output, host's and guest's figure (B/s) and the relative %, at 1 MiB file, 4 KiB records. */
+const SUBTESTS: [string, string, number, number, string][] = [
+  ['write', 'Writer report', 1_028_480_000, 1_033_470_976, '100.4853'],
+  ['rewrite', 'Re-writer report', 2_932_568_064, 2_874_148_352, '98.0079'],
+  ['read', 'Reader report', 5_877_782_016, 5_829_683_200, '99.1817'],
+  ['reread', 'Re-Reader report', 4_549_637_120, 3_804_610_048, '83.6245'],
+  ['random_read', 'Random read report', 4_359_810_560, 4_251_737_088, '97.5211'],
+  ['random_write', 'Random write report', 2_551_371_776, 2_476_676_096, '97.0723'],
+  ['backward_read', 'Backward read report', 3_716_936_704, 3_805_735_936, '102.3890'],
+  ['record_rewrite', 'Record rewrite report', 3_350_969_344, 3_362_619_904, '100.3477'],
+  ['stride_read', 'Stride read report', 3_631_192_576, 4_377_028_608, '120.5397'],
+  ['fwrite', 'Fwrite report', 2_748_371_968, 2_268_126_720, '82.5262'],
+  ['frewrite', 'Re-Fwrite report', 2_757_094_912, 2_797_012_480, '101.4478'],
+  ['fread', 'Fread report', 5_637_758_464, 5_577_090_560, '98.9239'],
+  ['freread', 'Re-Fread report', 5_792_196_608, 5_671_728_128, '97.9202']
+]
