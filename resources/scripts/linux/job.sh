@@ -43,6 +43,9 @@
 # those few bytes cannot be written, the status is kept in the name of an empty file instead,
 # status-<code>, which needs no data block.
 set -u
+# the CPU counters a `run` took just before its job, its cpu-before's lines joined by ";" ("" for a
+# wait, which reads the file)
+before=
 
 self=$0
 case $self in /*) ;; *) self=$(pwd)/$self ;; esac
@@ -213,6 +216,7 @@ prepare() {
 # background child is no process group leader). The subshell that starts it ends at once, so the
 # job is nobody's child here (no descendant of the SSH session that a dropped connection, or
 # whoever ends that session's processes, ends with it), and a job that dies leaves no zombie here.
+# (Not waiting for that subshell, with the number written by it, measured no faster: issue 22.)
 launch() {
   # its folder is on its command line only so that ps shows whose job it is
   launched=$(cd "$1" || exit 70; $detach sh -c "$job_main" job-main "$2" "$1" "${3:-1}" "$self" >/dev/null 2>&1 </dev/null & echo $!)
@@ -254,6 +258,7 @@ run_job() {
   # read-write: never blocks; the job inherits it and is then the FIFO's writer
   exec 8<>"$dir/ended"
   snapshot "$dir/cpu-before"
+  before=$snap
   # nobody but the job's own watchdog stops it at its limit: at the limit, not a second later
   launch "$dir" "$limit" 0
   # the same number the job writes first thing (a builtin: nothing started), so that a stop right
@@ -298,11 +303,14 @@ stop() {
 
 # Writes the machine's CPU counters to file $1: the `cpu` line of /proc/stat, the load, the online
 # CPUs (counted from the ranges in /sys/devices/system/cpu/online, "0-3,8"); the engine's
-# contamination check reads them around the job. Builtins only, and only short lines read.
+# contamination check reads them around the job. Also sets $snap to the same lines joined by ";",
+# so that `finish` sends them without reading the file again (dash's `read` takes a byte per
+# system call). Builtins only, and only short lines read.
 snapshot() {
+  snap=
   {
-    read -r l </proc/stat && echo "$l"
-    read -r l </proc/loadavg && echo "$l"
+    read -r l </proc/stat && echo "$l" && snap=$l
+    read -r l </proc/loadavg && echo "$l" && snap="$snap${snap:+;}$l"
     if read -r l </sys/devices/system/cpu/online; then
       n=0 ifs=$IFS
       IFS=,
@@ -310,7 +318,7 @@ snapshot() {
         case $r in *-*) n=$((n + ${r#*-} - ${r%-*} + 1)) ;; *) n=$((n + 1)) ;; esac
       done
       IFS=$ifs
-      [ "$n" -gt 0 ] && echo "$n"
+      [ "$n" -gt 0 ] && echo "$n" && snap="$snap${snap:+;}$n"
     fi
   } >"$1" 2>/dev/null
   return 0
@@ -325,10 +333,21 @@ joined() {
   done <"$1"
 }
 
+# Sets $c to $2, a snapshot this shell took (its lines joined), or when that is empty (a wait that
+# reattached, or a snapshot that could not be written) to the lines of file $1 joined.
+in_hand() {
+  c=$2
+  [ -n "$c" ] || joined "$1"
+}
+
 finish() {
   dir=$1 nonce=$2 status=$3 keep=$4
   # the counters at the job's end (a wait that reattached: when it found the end)
-  [ -e "$dir/cpu-after" ] || snapshot "$dir/cpu-after"
+  after=
+  if [ ! -e "$dir/cpu-after" ]; then
+    snapshot "$dir/cpu-after"
+    after=$snap
+  fi
   # both sizes from one wc ("N1 stdout N2 stderr N total"); 0 for a file that is not there or
   # is empty (a step that printed nothing starts no wc)
   out=0 err=0
@@ -345,13 +364,13 @@ finish() {
   send "$dir/stdout" "$out" "$keep"
   send "$dir/stderr" "$err" "$keep" >&2
   # last on stderr: the CPU counters around the job, so the engine needs no round trip of its own
-  # to read them
-  counters=
-  for f in cpu-before cpu-after times; do
-    joined "$dir/$f"
-    counters="$counters${counters:+|}$c"
-  done
-  printf '%s+%s\n' "$nonce" "$counters" >&2
+  # to read them; the snapshots this shell took itself are in hand, not read again
+  in_hand "$dir/cpu-before" "$before"
+  counters=$c
+  in_hand "$dir/cpu-after" "$after"
+  counters="$counters|$c"
+  joined "$dir/times"
+  printf '%s+%s|%s\n' "$nonce" "$counters" "$c" >&2
   exit 0
 }
 
