@@ -20,6 +20,7 @@ import { absoluteSurfaces, surfaceMaps } from '../../shared/studies/surface-maps
 import { surfaceGridsText, surfaceText } from '../../shared/studies/surface-text'
 import { bonnieStudies, bonnieStudyText } from '../../shared/studies/bonnie-study'
 import { hasStudy001Tables, study001Tables, study001Text } from '../../shared/studies/study001-tables'
+import { study002Charts, study002Text } from '../../shared/studies/study002'
 import { runJobFiles, runJobFilesText } from '../../shared/fio-job-file'
 import { scriptsDir } from '../../main/resources'
 import { openLocalSession } from '../../main/ssh/open-local'
@@ -290,6 +291,8 @@ export const runCommand: CliCommand = {
     if (bonnie.length > 0) io.stdout(`\nbonnie++ per machine (study 000's table)\n${bonnieStudyText(bonnie)}`)
     const study001 = study001Tables(run, comparison)
     if (hasStudy001Tables(study001)) io.stdout(`\nCPU, memory and fio per machine (study 001's tables)\n${study001Text(study001)}`)
+    const study002 = study002Charts(run, comparison)
+    if (study002.length > 0) io.stdout(`\nBlock device throughput and latency per machine (study 002's bars)\n${study002Text(study002, comparison.baseline)}\n`)
     const atop = studyDiskActivity(run)
     if (atop.length > 0) io.stdout(`\nDisk activity of the guests and their hosts (host monitor, as atop shows it)\n${diskActivityText(atop)}`)
     const jobFiles = runJobFiles(run.tests)

@@ -1,4 +1,4 @@
-import type { Comparison } from '../model/comparison'
+import type { Comparison, ComparisonRow, VariantCell } from '../model/comparison'
 import { leadingRows } from './summary'
 
 /** How precise a test's primary ratios are, as adaptive repetitions judge it. */
@@ -16,7 +16,8 @@ export interface TestPrecision {
 /**
  * The stopping rule of adaptive repetitions, in one place: a test is precise enough once the 95 %
  * interval of each of its primary figures' relative %, for every variant, is within ±
- * `halfWidthPct` points. A cell without an interval is not precise (it needs another repetition).
+ * `halfWidthPct` points. A cell without an interval is not precise (it needs another repetition),
+ * unless both its sides measured one identical value (see settledWithoutInterval).
  */
 export function testPrecision(comparison: Comparison, testId: string, halfWidthPct: number): TestPrecision {
   const rows = leadingRows(comparison).filter((r) => r.testId === testId && r.comparison === 'ratio')
@@ -24,20 +25,32 @@ export function testPrecision(comparison: Comparison, testId: string, halfWidthP
   if (cells.length === 0) return { precise: false, withoutInterval: 0, nothingToNarrow: true }
   let widest: number | undefined
   let withoutInterval = 0
-  for (const cell of cells) {
-    if (!cell.ci95) {
-      withoutInterval++
-      continue
+  for (const row of rows) {
+    for (const cell of row.cells) {
+      if (!cell.ci95 && settledWithoutInterval(row, cell)) continue
+      if (!cell.ci95) {
+        withoutInterval++
+        continue
+      }
+      const half = (cell.ci95[1] - cell.ci95[0]) / 2
+      widest = widest === undefined ? half : Math.max(widest, half)
     }
-    const half = (cell.ci95[1] - cell.ci95[0]) / 2
-    widest = widest === undefined ? half : Math.max(widest, half)
   }
   return {
-    precise: withoutInterval === 0 && widest !== undefined && widest <= halfWidthPct,
+    precise: withoutInterval === 0 && (widest === undefined || widest <= halfWidthPct),
     ...(widest !== undefined ? { widestHalfWidthPct: widest } : {}),
     withoutInterval,
     nothingToNarrow: false
   }
+}
+
+/**
+ * A cell whose two sides measured one identical value in at least two repetitions each (a UDP jitter
+ * of 0 s on both): it has no ratio interval (a logarithm of 0) and never will, yet its verdict is
+ * settled, so it must not keep adaptive repetitions going.
+ */
+function settledWithoutInterval(row: ComparisonRow, cell: VariantCell): boolean {
+  return cell.verdict === 'same' && (cell.stats?.n ?? 0) >= 2 && (row.baseline?.n ?? 0) >= 2
 }
 
 /**

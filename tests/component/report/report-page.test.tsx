@@ -160,8 +160,10 @@ describe('the PDF report’s order and category pages', () => {
     expect(drawnRelativeViews(loss)).toEqual([])
     const one = { ...comparison, rows: comparison.rows.filter((r) => r.metric === 'fio.read.iops') }
     expect(drawnRelativeViews(one)).toEqual([])
-    // one relative chart per category (three primary figures, two, three); the two-machine network matrix is a table
-    expect(document.querySelectorAll('.charts-card')).toHaveLength(3)
+    // one relative chart per category (three primary figures, two, three); the two-machine network matrix is a table;
+    // and study 002's bars, as the plan chose its pack (block-dd, its latency test only)
+    expect(document.querySelectorAll('.charts-card')).toHaveLength(4)
+    expect(document.querySelectorAll('section[data-section="category-storage"] .studies-002-chart')).toHaveLength(1)
     const pairs = bodyRows(document.querySelector('.report-pairs') as HTMLElement)
     expect(pairs.map((r) => [r[0]!.split(' ')[0], r[1]])).toEqual([
       ['iperf3', 'host → guest (cache=none)'],

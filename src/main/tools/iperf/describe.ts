@@ -2,9 +2,9 @@ import { serverPeer } from '../iperf3/server-peer'
 import type { NetworkUse, VersionProbe } from '../types'
 import type { IperfParams } from './params'
 
-/** The bandwidth of each direction, as iperf 2 reports it. */
-export function iperfPrimaryMetrics(_params: IperfParams): readonly string[] {
-  return ['iperf.bandwidth']
+/** The bandwidth of each direction, as iperf 2 reports it, and in UDP mode its jitter and loss too. */
+export function iperfPrimaryMetrics(params: Pick<IperfParams, 'protocol'>): readonly string[] {
+  return params.protocol === 'udp' ? ['iperf.bandwidth', 'iperf.jitter', 'iperf.loss'] : ['iperf.bandwidth']
 }
 
 export const iperfNetwork: NetworkUse = serverPeer(5001)

@@ -34,7 +34,7 @@ export const iperfMetrics: readonly MetricDef[] = [
     unit: 's',
     better: 'lower',
     ...RATE,
-    description: `Variation of the datagrams' transit time (\`0.002 ms\`), in seconds. ${UDP_RECEIVER} Absent when no datagram arrived; not added up over streams. ${LABELS}`,
+    description: `Primary in UDP mode, beside the bandwidth. Variation of the datagrams' transit time (\`0.002 ms\`), in seconds. ${UDP_RECEIVER} Absent when no datagram arrived; not added up over streams. ${LABELS}`,
     labels: ['direction', 'measured_by', 'stream']
   },
   {
@@ -42,7 +42,7 @@ export const iperfMetrics: readonly MetricDef[] = [
     unit: '%',
     better: 'lower',
     ...COUNT,
-    description: `Datagrams lost in % of those sent (\`0/ 893 (0%)\`). ${UDP_RECEIVER} Over several streams, the lost datagrams in % of all of them. ${LABELS}`,
+    description: `Primary in UDP mode, beside the bandwidth. Datagrams lost in % of those sent (\`0/ 893 (0%)\`). ${UDP_RECEIVER} Over several streams, the lost datagrams in % of all of them. ${LABELS}`,
     labels: ['direction', 'measured_by', 'stream']
   },
   {

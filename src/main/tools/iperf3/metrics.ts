@@ -65,7 +65,7 @@ export const iperf3Metrics: readonly MetricDef[] = [
     unit: 's',
     better: 'lower',
     ...RATE,
-    description: `UDP: variation of the datagrams' transit time as the receiver measured it (\`end.sum.jitter_ms\`, in seconds). Absent when no datagram arrived. ${DIRECTION}`,
+    description: `Primary in UDP mode, beside the bandwidth. UDP: variation of the datagrams' transit time as the receiver measured it (\`end.sum.jitter_ms\`, in seconds). Absent when no datagram arrived. ${DIRECTION}`,
     labels: ['direction', 'stream']
   },
   {
@@ -73,7 +73,7 @@ export const iperf3Metrics: readonly MetricDef[] = [
     unit: '%',
     better: 'lower',
     ...COUNT,
-    description: `UDP: datagrams lost, in % of those sent (\`end.sum.lost_percent\`). Absent when no datagram was counted. ${DIRECTION}`,
+    description: `Primary in UDP mode, beside the bandwidth. UDP: datagrams lost, in % of those sent (\`end.sum.lost_percent\`). Absent when no datagram was counted. ${DIRECTION}`,
     labels: ['direction', 'stream']
   },
   {

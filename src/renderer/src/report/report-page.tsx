@@ -45,6 +45,7 @@ import { DiskActivityStudy } from '../features/studies/disk-activity-study'
 import { JobFiles } from '../features/studies/job-files'
 import { NetworkStudyTables } from '../features/studies/network-study'
 import { StudyMultiples } from '../features/studies/study-multiples'
+import { Study002Bars } from '../features/studies/study002-bars'
 import { runJobFiles } from '../../../shared/fio-job-file/of-run'
 import { hasSurfaces, isSurfaceRow } from '../../../shared/studies/surface-maps'
 
@@ -507,6 +508,7 @@ export function CategorySection({ run, part }: { run: RunDocument; part: Categor
       {/* iozone: every sub-test's grid per machine and relative, as small multiples */}
       <IozoneStudyMaps comparison={own} />
       {part.category === 'storage' ? <BonnieStudyTables run={run} comparison={own} testIds={testIds} /> : null}
+      {part.category === 'storage' ? <Study002Bars run={run} comparison={own} /> : null}
       {/* study 001's tables from the whole comparison: its CPU table holds UnixBench's File Copy, a storage figure */}
       <Study001Tables run={run} comparison={comparisonOf(run)} category={part.category} />
       {part.category === 'storage' ? <StudyMultiples run={run} comparison={own} /> : null}
