@@ -4,7 +4,8 @@
  * changed before each step's jobs; the original XML is kept in `<sweep folder>/domains` from
  * before the first change and put back after the last step, or as soon as a step does not
  * complete (a failure, a cancel), which also ends the sweep; a sweep that ends between two steps
- * (stopped, an error) puts it back itself. `sweep.json` records the steps as they end.
+ * (stopped, an error) puts it back itself. `sweep.json` records the steps as they end, and when
+ * the user stopped the sweep (`stoppedAt`: its status then reads cancelled, not interrupted).
  */
 import { existsSync } from 'node:fs'
 import { mkdir, readdir } from 'node:fs/promises'
@@ -99,8 +100,17 @@ export async function runSweep(plan: ComparisonPlan, dir: string, services: RunS
     results.push(...before.steps.slice(0, completed < 0 ? before.steps.length : completed))
     results.splice(resumeFrom(results, steps.length, path.join(dir, DOMAINS_DIR)))
   }
+  let stoppedAt: string | undefined
   const record = (): Promise<void> =>
-    writeSweepRecord(dir, { kind: 'virtbench.sweep', version: 1, plan, ...(name ? { name } : {}), variants: variants.map((v) => ({ label: v.label, values: v.values })), steps: results })
+    writeSweepRecord(dir, {
+      kind: 'virtbench.sweep',
+      version: 1,
+      plan,
+      ...(name ? { name } : {}),
+      variants: variants.map((v) => ({ label: v.label, values: v.values })),
+      steps: results,
+      ...(stoppedAt ? { stoppedAt } : {})
+    })
   await mkdir(dir, { recursive: true })
   // the sweep is running while this process holds its lock (the run store shows it so between steps too)
   const lock = await lockSweep(dir)
@@ -111,8 +121,17 @@ export async function runSweep(plan: ComparisonPlan, dir: string, services: RunS
     await record()
     await runSteps(plan, dir, services, hooks, { variants, steps, results, record, domain })
   } finally {
-    if (domain.kept) await putBack(dir, services)
-    await lock.release()
+    try {
+      // the domain first: whatever follows may fail, the put back must not wait on it
+      if (domain.kept) await putBack(dir, services)
+      // the user stopped it: the runs list, the CLI and the report say cancelled, not interrupted
+      if (hooks.stopped?.() === true) {
+        stoppedAt = new Date().toISOString()
+        await record()
+      }
+    } finally {
+      await lock.release()
+    }
   }
   return results
 }

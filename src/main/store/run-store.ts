@@ -299,6 +299,26 @@ export class RunDocumentCache {
     if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value!)
     return doc
   }
+
+  private readonly sweeps = new Map<string, { key: unknown[]; doc: RunDocument }>()
+
+  /**
+   * A sweep's combined document (SweepFolder.run of a sweep read through this cache), frozen and
+   * checked once: kept while the text of sweep.json, the sweep's state and every step's folder,
+   * status and document are the same (a step's document is this cache's, so the same object means
+   * the same bytes of its run.json and journal).
+   */
+  sweepRun(dir: string, sweep: SweepFolder): RunDocument {
+    const key = path.resolve(dir)
+    const parts: unknown[] = [sweep.recordText, sweep.summary.status, sweep.summary.endedAt, ...sweep.steps.flatMap((s) => [s.dir, s.status, s.run])]
+    const known = this.sweeps.get(key)
+    this.sweeps.delete(key)
+    const same = known !== undefined && known.key.length === parts.length && known.key.every((part, i) => part === parts[i])
+    const doc = same ? known.doc : markChecked(deepFreeze(sweep.run()), RunDocumentSchema)
+    this.sweeps.set(key, { key: parts, doc })
+    if (this.sweeps.size > this.size) this.sweeps.delete(this.sweeps.keys().next().value!)
+    return doc
+  }
 }
 
 /**
@@ -391,6 +411,8 @@ export async function markIfInterrupted(dir: string, read: RunDocument): Promise
  */
 export class RunStore {
   private readonly read: (dir: string) => Promise<RunDocument>
+  /** A sweep's combined document (the cache's, when there is one). */
+  private readonly sweepRun: (dir: string, sweep: SweepFolder) => RunDocument
 
   constructor(
     readonly root: string,
@@ -398,6 +420,7 @@ export class RunStore {
   ) {
     const cache = options.cache
     this.read = cache ? (dir) => cache.read(dir) : readRun
+    this.sweepRun = cache ? (dir, sweep) => cache.sweepRun(dir, sweep) : (_dir, sweep) => sweep.run()
   }
 
   dirOf(id: string): string {
@@ -424,7 +447,7 @@ export class RunStore {
   /** A run's document; a sweep's is its latest step's run, under the sweep's id, name, plan and state. */
   async get(id: string): Promise<RunDocument> {
     const dir = this.dirOf(id)
-    if (isSweepFolder(dir)) return (await readSweep(dir, this.read)).run()
+    if (isSweepFolder(dir)) return this.sweepRun(dir, await readSweep(dir, this.read))
     return markIfInterrupted(dir, await this.read(dir))
   }
 
@@ -510,6 +533,8 @@ export interface SweepRecord {
   name?: string
   variants: { label: string; values: Record<string, string | number> }[]
   steps: SweepStepResult[]
+  /** When the user stopped the sweep (Ctrl+C, runs:cancel, the app quitting); absent when it ran to its end, failed or its process died. A resume clears it. */
+  stoppedAt?: string
 }
 
 /** Whether `dir` is a sweep folder (sweep.json and step folders) rather than a run folder. */
@@ -519,17 +544,24 @@ export function isSweepFolder(dir: string): boolean {
 
 /** Reads a sweep folder's sweep.json (its plan checked as a preset's is). */
 export async function readSweepRecord(dir: string): Promise<SweepRecord> {
+  return (await readSweepRecordText(dir)).record
+}
+
+/** readSweepRecord, with the text of sweep.json it read (a cache's key). */
+async function readSweepRecordText(dir: string): Promise<{ record: SweepRecord; text: string }> {
   const file = path.join(dir, SWEEP_FILE)
   let raw: SweepRecord
+  let text: string
   try {
-    raw = JSON.parse(await fs.readFile(file, 'utf8')) as SweepRecord
+    text = await fs.readFile(file, 'utf8')
+    raw = JSON.parse(text) as SweepRecord
   } catch (error) {
     throw new RunFileError(`cannot read the sweep record ${file}: ${(error as Error).message}`)
   }
   if (raw.kind !== 'virtbench.sweep' || raw.version !== 1) throw new RunFileError(`${file} is not a sweep record VirtBench knows (kind ${String(raw.kind)}, version ${String(raw.version)})`)
   const plan = ComparisonPlanSchema.safeParse(raw.plan)
   if (!plan.success || !plan.data.sweep) throw new RunFileError(`${file} is damaged: its plan is not a sweep's (${plan.error?.issues[0]?.message ?? 'no sweep'})`)
-  return { ...raw, plan: plan.data }
+  return { record: { ...raw, plan: plan.data }, text }
 }
 
 /** Writes sweep.json atomically. */
@@ -556,6 +588,8 @@ export interface SweepFolderStep {
 /** A sweep folder as the run store shows it: one run whose steps are the combinations measured. */
 export interface SweepFolder {
   record: SweepRecord
+  /** The text of sweep.json the record was read from. */
+  recordText: string
   /** How many steps the sweep has (combinations, times rounds when interleaved). */
   total: number
   steps: SweepFolderStep[]
@@ -566,16 +600,17 @@ export interface SweepFolder {
 
 /**
  * The state of a sweep: running while the process that runs it lives (its lock); else completed
- * when every step completed, the status of the step that ended it, or interrupted (a crash
- * between or during steps: resume it).
+ * when every step completed, the status of the step that ended it, cancelled when the user
+ * stopped it between steps (its record's stoppedAt), or interrupted (its process died between or
+ * during steps: resume it).
  */
-function sweepStatus(total: number, steps: readonly SweepFolderStep[], lock: string): RunStatus {
+export function sweepStatus(total: number, steps: readonly Pick<SweepFolderStep, 'status'>[], lock: string, stoppedAt?: string): RunStatus {
   const pid = Number(lock.trim())
   if (lock !== '' && Number.isInteger(pid) && pid > 0 && processAlive(pid)) return 'running'
   const last = steps.at(-1)
   if (steps.length === total && steps.every((s) => s.status === 'completed')) return 'completed'
   if (last && (last.status === 'failed' || last.status === 'cancelled')) return last.status
-  return 'interrupted'
+  return stoppedAt !== undefined ? 'cancelled' : 'interrupted'
 }
 
 /**
@@ -583,7 +618,7 @@ function sweepStatus(total: number, steps: readonly SweepFolderStep[], lock: str
  * interrupted), its summary; `read` reads a step's run folder (a RunDocumentCache's, say).
  */
 export async function readSweep(dir: string, read: (dir: string) => Promise<RunDocument> = readRun): Promise<SweepFolder> {
-  const record = await readSweepRecord(dir)
+  const { record, text: recordText } = await readSweepRecordText(dir)
   const sweep = record.plan.sweep!
   const total = sweepSteps(expandSweep(sweep).length, record.plan.repetitions, sweep.order).length
   const recorded = new Set(record.steps.map((s) => s.dir))
@@ -598,7 +633,7 @@ export async function readSweep(dir: string, read: (dir: string) => Promise<RunD
     steps.push({ label: run.targets.find((t) => t.role === 'variant')?.label ?? name, dir: name, status: run.status, run })
   }
   const lock = await fs.readFile(path.join(dir, LOCK_FILE), 'utf8').catch(() => '')
-  const status = sweepStatus(total, steps, lock)
+  const status = sweepStatus(total, steps, lock, record.stoppedAt)
   const runs = steps.flatMap((s) => (s.run ? [s.run] : []))
   const first = runs[0]
   const latest = runs.at(-1)
@@ -623,7 +658,7 @@ export async function readSweep(dir: string, read: (dir: string) => Promise<RunD
     const { endedAt: _stepEnded, ...rest } = latest
     return { ...rest, id, name, plan: record.plan, status, createdAt, ...(endedAt ? { endedAt } : {}) }
   }
-  return { record, total, steps, summary, run }
+  return { record, recordText, total, steps, summary, run }
 }
 
 /** The kind of a sweep's archive: sweep.json and every step's run and raw outputs, in one file. */

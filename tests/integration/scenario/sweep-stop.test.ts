@@ -3,13 +3,12 @@
  * completed (that step's run kept the domain changed for the next) and before the next step
  * starts, through the CLI's Ctrl+C and through runSweep's `stopped` hook as the app's runs:cancel
  * uses it; or an error thrown between two steps. On libvirt's test driver behind a libvirtd of
- * the test's own (test-libvirtd.ts): the physical host and the guest are this computer, every
- * define, restart and XML is libvirt's.
+ * the file's own (useTestDomain, test-domain.ts): the physical host and the guest are this
+ * computer, every define, restart and XML is libvirt's.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import os from 'node:os'
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runSweepCommand } from '../../../src/cli/commands/run-sweep'
 import type { CliIo } from '../../../src/cli/io'
 import type { RunServices, StartedRun } from '../../../src/main/engine/start-run'
@@ -19,15 +18,44 @@ import { runDomainsOf } from '../../../src/main/scenario/run-domains'
 import { runSweep } from '../../../src/main/scenario/sweep-run'
 import { MemorySecretStore } from '../../../src/main/secrets/secrets'
 import { openLocalSession } from '../../../src/main/ssh/open-local'
-import { readRun } from '../../../src/main/store/run-store'
+import { readRun, readSweep } from '../../../src/main/store/run-store'
 import { ComparisonPlanSchema, type ComparisonPlan } from '../../../src/shared/model/plan'
 import type { RunEvent } from '../../../src/shared/model/run'
 import { TargetSchema } from '../../../src/shared/model/target'
-import { startTestLibvirtd, type TestLibvirtd } from './test-libvirtd'
+import { useTestDomain } from './test-domain'
+import type { TestLibvirtd } from './test-libvirtd'
 
 let libvirt: TestLibvirtd
 let scratch: string
-const uriBefore = process.env.LIBVIRT_DEFAULT_URI
+
+const DOMAIN = 'vb-stop'
+// booted from vda, which has no <driver> (as the test driver's own domain): the sweep's io factor adds one
+const XML = `<domain type='test'>
+  <name>${DOMAIN}</name>
+  <memory unit='KiB'>1048576</memory>
+  <vcpu placement='static'>2</vcpu>
+  <os>
+    <type arch='x86_64'>hvm</type>
+    <boot dev='hd'/>
+  </os>
+  <devices>
+    <disk type='file' device='disk'>
+      <source file='/var/lib/vb/boot.img'/>
+      <target dev='vda' bus='virtio'/>
+    </disk>
+  </devices>
+</domain>
+`
+
+useTestDomain({
+  domain: DOMAIN,
+  scratchPrefix: 'vb-sweep-stop-',
+  xml: () => XML,
+  ready: (d) => {
+    libvirt = d.libvirt
+    scratch = d.scratch
+  }
+})
 const events: RunEvent[] = []
 
 const now = new Date().toISOString()
@@ -58,28 +86,14 @@ function plan(): ComparisonPlan {
     tests: [{ id: 'dd', tool: 'dd', params: { blockSize: '1M', count: '1', direct: false } }],
     repetitions: 1,
     storage: { kind: 'directory', path: path.join(scratch, 'work') },
-    sweep: { target: 'vm1', domain: 'test', factors: { io: ['threads', 'io_uring'] }, order: 'grouped' }
+    sweep: { target: 'vm1', domain: DOMAIN, factors: { io: ['threads', 'io_uring'] }, order: 'grouped' }
   })
 }
 
 /** `virsh dumpxml` of the running domain; its `id=` is a counter every start increases, so it is left out. */
 function liveXml(): string {
-  return libvirt.virsh('dumpxml', 'test').replace(/^<domain type='test' id='\d+'>/, "<domain type='test'>")
+  return libvirt.virsh('dumpxml', DOMAIN).replace(/^<domain type='test' id='\d+'>/, "<domain type='test'>")
 }
-
-beforeAll(async () => {
-  libvirt = await startTestLibvirtd()
-  // the physical host's virsh (a local session inherits this environment)
-  process.env.LIBVIRT_DEFAULT_URI = libvirt.uri
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'vb-sweep-stop-'))
-})
-
-afterAll(async () => {
-  if (uriBefore === undefined) delete process.env.LIBVIRT_DEFAULT_URI
-  else process.env.LIBVIRT_DEFAULT_URI = uriBefore
-  await libvirt?.stop()
-  rmSync(scratch, { recursive: true, force: true })
-})
 
 /** What a sweep stopped after its first step left: that step's run record, the domain folder, the restore told. */
 async function expectPutBackAfterFirstStep(dir: string, from: number): Promise<void> {
@@ -87,18 +101,18 @@ async function expectPutBackAfterFirstStep(dir: string, from: number): Promise<v
   expect(readdirSync(dir).filter((name) => /^\d+-/.test(name))).toEqual([first])
   const run = await readRun(path.join(dir, first))
   // the first step did change the domain, and kept it for a next step that never came
-  expect(run.domains).toMatchObject([{ domain: 'test', apply: { status: 'applied', changes: ['vda driver: (unset) -> io=threads'] }, restore: { status: 'restored' } }])
-  expect(readdirSync(path.join(dir, 'domains')).sort()).toEqual(['test.restored', 'test.xml'])
+  expect(run.domains).toMatchObject([{ domain: DOMAIN, apply: { status: 'applied', changes: ['vda driver: (unset) -> io=threads'] }, restore: { status: 'restored' } }])
+  expect(readdirSync(path.join(dir, 'domains')).sort()).toEqual([`${DOMAIN}.restored`, `${DOMAIN}.xml`])
   const said = events.slice(from).flatMap((e) => (e.type === 'stage' ? [e.message] : []))
-  expect(said).toContain('Domain test keeps io=threads for the next step of the sweep')
-  expect(said.indexOf('Domain test has its original configuration again')).toBeGreaterThan(said.indexOf('Domain test keeps io=threads for the next step of the sweep'))
+  expect(said).toContain(`Domain ${DOMAIN} keeps io=threads for the next step of the sweep`)
+  expect(said.indexOf(`Domain ${DOMAIN} has its original configuration again`)).toBeGreaterThan(said.indexOf(`Domain ${DOMAIN} keeps io=threads for the next step of the sweep`))
   const stages = events.slice(from).flatMap((e) => (e.type === 'stage' && e.domain ? [`${e.domain.kind} ${e.domain.status}`] : []))
   expect(stages.slice(-2)).toEqual(['restore running', 'restore done'])
 }
 
 describe('a sweep that ends between two steps', () => {
   it('stopped with Ctrl+C in the CLI after its first step: the domain is put back byte for byte, and the sweep resumes', async () => {
-    const inactive = libvirt.virsh('dumpxml', '--inactive', 'test')
+    const inactive = libvirt.virsh('dumpxml', '--inactive', DOMAIN)
     const live = liveXml()
     const dir = path.join(scratch, 'cli')
     const out: string[] = []
@@ -110,19 +124,22 @@ describe('a sweep that ends between two steps', () => {
     expect(code).toBe(1)
     expect(out.join('')).toMatch(/stopping the sweep/)
     expect(out.join('')).toMatch(/Sweep stopped: 1 of its steps completed/)
-    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).toBe(inactive)
+    expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(inactive)
     expect(liveXml()).toBe(live)
     await expectPutBackAfterFirstStep(dir, from)
+    // the user stopped it: cancelled, not interrupted
+    expect((await readSweep(dir)).summary.status).toBe('cancelled')
 
     // resumed: the first step kept, the second run, the domain put back after it
     const results = await runSweep(plan(), dir, services(), {}, { resume: true })
     expect(results.map((r) => `${r.label} ${r.status}`)).toEqual(['io=threads completed', 'io=io_uring completed'])
-    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).toBe(inactive)
+    expect((await readSweep(dir)).summary.status).toBe('completed')
+    expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(inactive)
     expect(liveXml()).toBe(live)
   })
 
   it('stopped between its steps as the app stops it (runs:cancel): the domain is put back', async () => {
-    const inactive = libvirt.virsh('dumpxml', '--inactive', 'test')
+    const inactive = libvirt.virsh('dumpxml', '--inactive', DOMAIN)
     const dir = path.join(scratch, 'app')
     let stopping = false
     const from = events.length
@@ -132,13 +149,16 @@ describe('a sweep that ends between two steps', () => {
       onStarted: (started) => void started.done.then(() => (stopping = true))
     })
     expect(results.map((r) => `${r.label} ${r.status}`)).toEqual(['io=threads completed'])
-    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).toBe(inactive)
+    expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(inactive)
     await expectPutBackAfterFirstStep(dir, from)
     expect(existsSync(path.join(dir, '.lock'))).toBe(false)
+    const sweep = await readSweep(dir)
+    expect(sweep.summary.status).toBe('cancelled')
+    expect(sweep.run().status).toBe('cancelled')
   })
 
   it('an error thrown between two steps: the error goes on, the domain is put back', async () => {
-    const inactive = libvirt.virsh('dumpxml', '--inactive', 'test')
+    const inactive = libvirt.virsh('dumpxml', '--inactive', DOMAIN)
     const dir = path.join(scratch, 'error')
     const from = events.length
     const sweep = runSweep(plan(), dir, services(), {
@@ -147,12 +167,14 @@ describe('a sweep that ends between two steps', () => {
       }
     })
     await expect(sweep).rejects.toThrow('the second step could not be announced')
-    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).toBe(inactive)
+    expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(inactive)
     await expectPutBackAfterFirstStep(dir, from)
+    // nobody stopped it: interrupted (resume it), not cancelled
+    expect((await readSweep(dir)).summary.status).toBe('interrupted')
   })
 
   it('an error thrown as a step starts: that step is stopped, the error goes on, the domain is as it was', async () => {
-    const inactive = libvirt.virsh('dumpxml', '--inactive', 'test')
+    const inactive = libvirt.virsh('dumpxml', '--inactive', DOMAIN)
     const dir = path.join(scratch, 'error-at-start')
     const sweep = runSweep(plan(), dir, services(), {
       onStarted: () => {
@@ -160,7 +182,7 @@ describe('a sweep that ends between two steps', () => {
       }
     })
     await expect(sweep).rejects.toThrow('the step could not be shown')
-    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).toBe(inactive)
+    expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(inactive)
     // its run ended cancelled, whether or not it had changed the domain yet: no original waits to be put back
     expect((await readRun(path.join(dir, readdirSync(dir).find((name) => name.startsWith('01-'))!))).status).toBe('cancelled')
     expect(savedOriginals(path.join(dir, 'domains'))).toEqual([])

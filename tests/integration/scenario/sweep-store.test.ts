@@ -1,8 +1,8 @@
 /**
  * A sweep run by the app's API (runs:start with a plan that sweeps, the user's consent given), as
  * `virtbench run --change-domains` runs it: the physical host is this computer whose virsh talks
- * to libvirt's test driver behind a libvirtd of the test's own (test-libvirtd.ts), so every define,
- * restart and live XML is libvirt's; the guest is this computer too. The run store lists the
+ * to libvirt's test driver behind a libvirtd of the file's own (useTestDomain, test-domain.ts), so
+ * every define, restart and live XML is libvirt's; the guest is this computer too. The run store lists the
  * sweep folder as one run (its combinations as steps, its state), runs:get and runs:sweep read it,
  * its stages are structured events, the domain is put back byte for byte, and a sweep cancelled
  * during its second step resumes under the same id, keeping the step that completed.
@@ -15,16 +15,44 @@ import { dispatch } from '../../../src/main/api/dispatch'
 import { createApi, type Api } from '../../../src/main/api/handlers'
 import type { RunDocument, RunEvent, RunSummary } from '../../../src/shared/model/run'
 import type { DomainStageEvent } from '../../../src/shared/sweep/stage-event'
-import { startTestLibvirtd, type TestLibvirtd } from './test-libvirtd'
+import { useTestDomain } from './test-domain'
+import type { TestLibvirtd } from './test-libvirtd'
 
 let libvirt: TestLibvirtd
 let dataDir: string
 let workDir: string
 let api: Api
 const events: RunEvent[] = []
-const uriBefore = process.env.LIBVIRT_DEFAULT_URI
 /** The guest is this computer: its processors are what the vCPU check sees. */
 const CPUS = os.cpus().length
+
+const DOMAIN = 'vb-sweep-store'
+// booted from vda, which has no <driver> (as the test driver's own domain): the sweep's io factor adds one
+const XML = `<domain type='test'>
+  <name>${DOMAIN}</name>
+  <memory unit='KiB'>1048576</memory>
+  <vcpu placement='static'>2</vcpu>
+  <os>
+    <type arch='x86_64'>hvm</type>
+    <boot dev='hd'/>
+  </os>
+  <devices>
+    <disk type='file' device='disk'>
+      <source file='/var/lib/vb/boot.img'/>
+      <target dev='vda' bus='virtio'/>
+    </disk>
+  </devices>
+</domain>
+`
+
+useTestDomain({
+  domain: DOMAIN,
+  scratchPrefix: 'vb-sweep-store-libvirt-',
+  xml: () => XML,
+  ready: (d) => {
+    libvirt = d.libvirt
+  }
+})
 
 async function invoke<T>(channel: Parameters<typeof dispatch>[1], payload?: unknown): Promise<T> {
   const answer = await dispatch(api.handlers, channel, payload)
@@ -49,13 +77,10 @@ const plan = {
   tests: [{ id: 'dd', tool: 'dd', params: { blockSize: '1M', count: '4', direct: false } }],
   repetitions: 1,
   storage: { kind: 'directory', path: '' },
-  sweep: { target: 'vm1', domain: 'test', factors: { io: ['threads', 'io_uring'], vcpus: [CPUS] }, order: 'grouped' }
+  sweep: { target: 'vm1', domain: DOMAIN, factors: { io: ['threads', 'io_uring'], vcpus: [CPUS] }, order: 'grouped' }
 }
 
 beforeAll(async () => {
-  libvirt = await startTestLibvirtd()
-  // the physical host's virsh (a local session inherits this environment)
-  process.env.LIBVIRT_DEFAULT_URI = libvirt.uri
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vb-sweep-store-'))
   workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vb-sweep-work-'))
   plan.storage.path = workDir
@@ -68,9 +93,6 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  if (uriBefore === undefined) delete process.env.LIBVIRT_DEFAULT_URI
-  else process.env.LIBVIRT_DEFAULT_URI = uriBefore
-  await libvirt?.stop()
   await fs.rm(dataDir, { recursive: true, force: true })
   await fs.rm(workDir, { recursive: true, force: true })
 })
@@ -80,8 +102,8 @@ describe('a sweep in the run store', () => {
   let original: string
 
   it('is refused without consent, then runs with it: one run in the list, its steps, its stages, the domain put back', async () => {
-    original = libvirt.virsh('dumpxml', '--inactive', 'test')
-    expect(await dispatch(api.handlers, 'runs:start', { plan })).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('test (vm1, swept)') } })
+    original = libvirt.virsh('dumpxml', '--inactive', DOMAIN)
+    expect(await dispatch(api.handlers, 'runs:start', { plan })).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining(`${DOMAIN} (vm1, swept)`) } })
     const from = events.length
     id = (await invoke<{ id: string }>('runs:start', { plan, changeDomains: true })).id
     const end = await finishedAfter(id, from)
@@ -97,7 +119,7 @@ describe('a sweep in the run store', () => {
       baseline: 'kvm-host',
       variants: [`io=threads, vcpus=${CPUS}`, `io=io_uring, vcpus=${CPUS}`],
       jobs: { total: 4, succeeded: 4, failed: 0 },
-      sweep: { guest: 'vm1', domain: 'test', steps: 2, completed: 2 }
+      sweep: { guest: 'vm1', domain: DOMAIN, steps: 2, completed: 2 }
     })
     expect(readdirSync(path.join(dataDir, 'runs', id)).sort()).toEqual(['01-io=threads_vcpus=' + CPUS, '02-io=io_uring_vcpus=' + CPUS, 'domains', 'sweep.json'])
 
@@ -107,11 +129,11 @@ describe('a sweep in the run store', () => {
       [`io=threads, vcpus=${CPUS}`, 'completed', ['succeeded', 'succeeded']],
       [`io=io_uring, vcpus=${CPUS}`, 'completed', ['succeeded', 'succeeded']]
     ])
-    expect(sweep.steps[1]!.run!.domains).toMatchObject([{ domain: 'test', apply: { status: 'applied', changes: ['vda io: threads -> io_uring'] }, restore: { status: 'restored' } }])
+    expect(sweep.steps[1]!.run!.domains).toMatchObject([{ domain: DOMAIN, apply: { status: 'applied', changes: ['vda io: threads -> io_uring'] }, restore: { status: 'restored' } }])
 
     // runs:get gives the latest step's run under the sweep's id and plan; its raw outputs read through the same id
     const doc = await invoke<RunDocument>('runs:get', { id })
-    expect(doc).toMatchObject({ id, name: 'sweep api', status: 'completed', plan: { sweep: { domain: 'test' } } })
+    expect(doc).toMatchObject({ id, name: 'sweep api', status: 'completed', plan: { sweep: { domain: DOMAIN } } })
     const raw = await invoke<{ text: string }>('runs:raw', { id, file: doc.jobs[0]!.steps.find((s) => s.measured)!.stderrFile! })
     expect(raw.text).toMatch(/4194304 bytes/)
 
@@ -136,11 +158,11 @@ describe('a sweep in the run store', () => {
       `io=io_uring, vcpus=${CPUS} 2/2 restore running`,
       `io=io_uring, vcpus=${CPUS} 2/2 restore done`
     ])
-    expect(stages.every((e) => e.domain === 'test' && e.host === 'kvm-host' && e.guest === 'vm1')).toBe(true)
+    expect(stages.every((e) => e.domain === DOMAIN && e.host === 'kvm-host' && e.guest === 'vm1')).toBe(true)
     // the texts people read stay as they were
-    expect(events.some((e) => e.type === 'stage' && e.message === 'test: restarting')).toBe(true)
-    expect(events.some((e) => e.type === 'stage' && e.message === 'Domain test has its original configuration again')).toBe(true)
-    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).toBe(original)
+    expect(events.some((e) => e.type === 'stage' && e.message === `${DOMAIN}: restarting`)).toBe(true)
+    expect(events.some((e) => e.type === 'stage' && e.message === `Domain ${DOMAIN} has its original configuration again`)).toBe(true)
+    expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(original)
   })
 
   it('a sweep cancelled in its second step is put back, listed as cancelled, and resumed under its id keeping the first step', async () => {
@@ -154,7 +176,7 @@ describe('a sweep in the run store', () => {
     }
     await invoke('runs:cancel', { id })
     expect((await finishedAfter(id, from)).status).toBe('cancelled')
-    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).toBe(original)
+    expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(original)
     const listed = (await invoke<{ runs: RunSummary[] }>('runs:list')).runs
     expect(listed).toMatchObject([{ id, status: 'cancelled', sweep: { steps: 2, completed: 1 } }])
     const firstRun = (await invoke<{ steps: { run?: RunDocument }[] }>('runs:sweep', { id })).steps[0]!.run!
@@ -167,7 +189,7 @@ describe('a sweep in the run store', () => {
     // the first step was kept, not run again
     expect(sweep.steps[0]!.run).toEqual(firstRun)
     expect((await invoke<{ runs: RunSummary[] }>('runs:list')).runs).toMatchObject([{ id, status: 'completed', sweep: { completed: 2 } }])
-    expect(libvirt.virsh('dumpxml', '--inactive', 'test')).toBe(original)
+    expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(original)
 
     // exported as one file with every step; removed as one run
     const file = path.join(workDir, 'sweep.vbsweep.json')
