@@ -51,9 +51,13 @@ export function isStudy002Run(run: Pick<RunDocument, 'plan'>): boolean {
   return run.plan.tests.some((t) => 'pack' in t && t.pack === STUDY002_PACK)
 }
 
-/** The run's study 002 charts (those of its tests that ran), or none when it is not study 002's. */
+/**
+ * The run's study 002 charts (those of its tests that ran), or none when it is not study 002's, or
+ * when it has one guest: its relative chart then shows that guest alone in one chart already, and
+ * the study's bars (every machine side by side) would only repeat it.
+ */
 export function study002Charts(run: Pick<RunDocument, 'plan'>, comparison: Comparison): Study002Chart[] {
-  if (!isStudy002Run(run)) return []
+  if (!isStudy002Run(run) || comparison.variants.length < 2) return []
   const rows = leadingRows(comparison)
   return STUDY002_CHARTS.flatMap((chart) => {
     const row = rows.find((r) => r.testId === chart.testId && r.metric === chart.metric && r.comparison === 'ratio')
