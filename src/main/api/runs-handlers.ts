@@ -90,16 +90,16 @@ export function createRunsHandlers(
   const services = async (archives: readonly ToolArchive[] = []): Promise<RunServices> => {
     const inventory = await targets.list()
     return {
-    inventory,
-    secrets: svc.secrets,
-    decideHostKey: (q) => svc.decisions.ask(hostKeyQuestionOf(q)),
-    knownHosts: knownHostsFiles(homeDir, svc.dataDir),
-    openLocal: svc.openLocal,
-    scriptsDir: scriptsDir(),
-    appVersion: __APP_VERSION__,
-    onEvent: (event) => hub.emit('runs:event', event),
-    beforeJobs: beforeJobsWithToolSources(toolSourcesOf(archives, inventory), standardBeforeJobs),
-    liveLog: true
+      inventory,
+      secrets: svc.secrets,
+      decideHostKey: (q) => svc.decisions.ask(hostKeyQuestionOf(q)),
+      knownHosts: knownHostsFiles(homeDir, svc.dataDir),
+      openLocal: svc.openLocal,
+      scriptsDir: scriptsDir(),
+      appVersion: __APP_VERSION__,
+      onEvent: (event) => hub.emit('runs:event', event),
+      beforeJobs: beforeJobsWithToolSources(toolSourcesOf(archives, inventory), standardBeforeJobs),
+      liveLog: true
     }
   }
 

@@ -91,11 +91,25 @@ function groups(comparison: Comparison): ComparisonRow[][] {
 
 const ascending = (values: Iterable<number>): number[] => [...new Set(values)].sort((a, b) => a - b)
 
-function mapOf(comparison: Comparison, rows: ComparisonRow[], variantIndex: number): SurfaceMap {
+const size = (row: ComparisonRow, label: string): number => Number(row.labels[label])
+
+/** What a sub-test's maps share: its test, figure and unit, and the grid's file and record sizes. */
+function gridOf(rows: readonly ComparisonRow[]): Pick<SurfaceMap, 'testId' | 'testTitle' | 'metric' | 'subtest' | 'unit' | 'fileSizes' | 'recordSizes'> {
   const first = rows[0]!
-  const size = (row: ComparisonRow, label: string): number => Number(row.labels[label])
-  const fileSizes = ascending(rows.map((r) => size(r, SURFACE_LABELS.rows)))
-  const recordSizes = ascending(rows.map((r) => size(r, SURFACE_LABELS.columns)))
+  return {
+    testId: first.testId,
+    testTitle: first.testTitle,
+    metric: first.metric,
+    subtest: subtestOf(first.metric),
+    unit: first.unit,
+    fileSizes: ascending(rows.map((r) => size(r, SURFACE_LABELS.rows))),
+    recordSizes: ascending(rows.map((r) => size(r, SURFACE_LABELS.columns)))
+  }
+}
+
+function mapOf(comparison: Comparison, rows: ComparisonRow[], variantIndex: number): SurfaceMap {
+  const grid = gridOf(rows)
+  const { fileSizes, recordSizes } = grid
   const cells: (SurfaceCell | undefined)[][] = fileSizes.map(() => recordSizes.map(() => undefined))
   const compared: SurfaceCell[] = []
   let oneSided = 0
@@ -121,15 +135,9 @@ function mapOf(comparison: Comparison, rows: ComparisonRow[], variantIndex: numb
     compared.push(surfaceCell)
   }
   return {
-    testId: first.testId,
-    testTitle: first.testTitle,
-    metric: first.metric,
-    subtest: subtestOf(first.metric),
-    unit: first.unit,
+    ...grid,
     variant: comparison.variants[variantIndex]!,
     baseline: comparison.baseline,
-    fileSizes,
-    recordSizes,
     cells,
     summary: summaryOf(compared, oneSided, rows, variantIndex)
   }
@@ -224,22 +232,15 @@ function absoluteOf(rows: ComparisonRow[], fileSizes: number[], recordSizes: num
 }
 
 function absoluteSetOf(comparison: Comparison, rows: ComparisonRow[]): AbsoluteSurfaceSet {
-  const first = rows[0]!
-  const fileSizes = ascending(rows.map((r) => Number(r.labels[SURFACE_LABELS.rows])))
-  const recordSizes = ascending(rows.map((r) => Number(r.labels[SURFACE_LABELS.columns])))
+  const grid = gridOf(rows)
+  const { fileSizes, recordSizes } = grid
   const machines = [
     absoluteOf(rows, fileSizes, recordSizes, comparison.baseline, 'baseline', (row) => row.baseline),
     ...comparison.variants.map((variant, v) => absoluteOf(rows, fileSizes, recordSizes, variant, 'variant', (row) => row.cells[v]?.stats))
   ]
   const highs = machines.flatMap((m) => (m.highest ? [m.highest.value] : []))
   return {
-    testId: first.testId,
-    testTitle: first.testTitle,
-    metric: first.metric,
-    subtest: subtestOf(first.metric),
-    unit: first.unit,
-    fileSizes,
-    recordSizes,
+    ...grid,
     machines,
     ...(highs.length > 0 ? { scaleMax: Math.max(...highs) } : {})
   }

@@ -1,13 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { describeRun } from '../../../src/main/tools/describe-run'
-import { compare } from '../../../src/shared/compare'
-import { RunDocumentSchema } from '../../../src/shared/model/run'
-import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import { describe, expect, it } from 'vitest'
 import { bonnieStudies, bonnieStudyText } from '../../../src/shared/studies/bonnie-study'
-import { runCli, type CliResult } from '../../harness/cli'
+import { comparedRun, sectionOf, useLocalCli } from '../../harness/local-cli'
 
 const SECTION = "bonnie++ per machine (study 000's table)"
 
@@ -18,51 +11,22 @@ const SECTION = "bonnie++ per machine (study 000's table)"
  * "+++++" where bonnie++ could not time a test, exactly as the run document gives them.
  */
 describe('virtbench run: study 000’s bonnie++ table', () => {
-  let dir: string
-  let dataDir: string
-  const cli = (args: string[]): Promise<CliResult> => runCli([...args, '--data-dir', dataDir])
-
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'vb-cli-000-bonnie-'))
-    dataDir = path.join(dir, 'data')
-    mkdirSync(dataDir)
-  })
-
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const local = useLocalCli('vb-cli-000-bonnie-')
 
   it('prints a line per machine with the figures of the run document, and says +++++ where bonnie++ printed it', { timeout: 300_000 }, async () => {
-    for (const name of ['host', 'guest']) {
-      const added = await cli(['targets', 'add', '--name', name, '--local'])
-      expect(added.status, added.stderr).toBe(0)
-    }
-    const preset = path.join(dir, 'bonnie.json')
-    writeFileSync(
-      preset,
-      JSON.stringify({
-        kind: 'virtbench-preset',
-        version: 1,
-        plan: {
-          name: 'study 000 bonnie++',
-          baseline: { target: 'host' },
-          variants: [{ target: 'guest' }],
-          tests: [{ id: 'bonnie', title: 'bonnie++ 64 MiB', tool: 'bonnie', params: { fileSize: '64', ramMiB: 32, numFiles: 0 } }],
-          repetitions: 1,
-          storage: { kind: 'directory', path: path.join(dir, 'work') }
-        }
-      })
-    )
-    const out = path.join(dir, 'out')
-    const result = await cli(['run', preset, '--out', out, '--idle-seconds', '0'])
-    expect(result.status, result.stdout + result.stderr).toBe(0)
+    await local.addTargets(['host', 'guest'])
+    const { result, out } = await local.run({
+      name: 'study 000 bonnie++',
+      baseline: { target: 'host' },
+      variants: [{ target: 'guest' }],
+      tests: [{ id: 'bonnie', title: 'bonnie++ 64 MiB', tool: 'bonnie', params: { fileSize: '64', ramMiB: 32, numFiles: 0 } }],
+      repetitions: 1
+    })
 
-    const run = describeRun(RunDocumentSchema.parse(JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8'))))
-    const studies = bonnieStudies(run, compare(comparisonInputOf(run)))
+    const { run, comparison } = comparedRun(out)
+    const studies = bonnieStudies(run, comparison)
     expect(studies).toHaveLength(1)
-    const at = result.stdout.indexOf(`\n${SECTION}\n`)
-    expect(at, result.stdout).toBeGreaterThan(0)
-    const section = result.stdout.slice(at + SECTION.length + 2)
+    const section = sectionOf(result.stdout, SECTION)
     expect(section.startsWith(bonnieStudyText(studies))).toBe(true)
 
     const [host, guest] = studies[0]!.rows

@@ -1,13 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { describeRun } from '../../../src/main/tools/describe-run'
-import { compare } from '../../../src/shared/compare'
-import { RunDocumentSchema } from '../../../src/shared/model/run'
-import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import { describe, expect, it } from 'vitest'
 import { study001Tables, study001Text } from '../../../src/shared/studies/study001-tables'
-import { runCli, type CliResult } from '../../harness/cli'
+import { comparedRun, sectionOf, useLocalCli } from '../../harness/local-cli'
 
 const SECTION = "CPU, memory and fio per machine (study 001's tables)"
 
@@ -18,52 +11,23 @@ const SECTION = "CPU, memory and fio per machine (study 001's tables)"
  * as the study defines it and the fio table per machine, exactly as the run document gives them.
  */
 describe('virtbench run: study 001’s memory and fio tables', () => {
-  let dir: string
-  let dataDir: string
-  const cli = (args: string[]): Promise<CliResult> => runCli([...args, '--data-dir', dataDir])
-
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'vb-cli-001-tables-'))
-    dataDir = path.join(dir, 'data')
-    mkdirSync(dataDir)
-  })
-
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const local = useLocalCli('vb-cli-001-tables-')
 
   it('prints the memory overhead in MiB/s with its verdict, and the fio figures of each machine with the guest’s %', { timeout: 300_000 }, async () => {
-    for (const name of ['host', 'guest']) {
-      const added = await cli(['targets', 'add', '--name', name, '--local'])
-      expect(added.status, added.stderr).toBe(0)
-    }
-    const preset = path.join(dir, 'study001.json')
-    writeFileSync(
-      preset,
-      JSON.stringify({
-        kind: 'virtbench-preset',
-        version: 1,
-        plan: {
-          name: 'study 001 tables',
-          baseline: { target: 'host' },
-          variants: [{ target: 'guest' }],
-          tests: [{ pack: 'cloud-acceptance', form: 'quick', only: ['fio-4k-randread', 'mbw'] }],
-          repetitions: 2,
-          storage: { kind: 'directory', path: path.join(dir, 'work') }
-        }
-      })
-    )
-    const out = path.join(dir, 'out')
-    const result = await cli(['run', preset, '--out', out, '--idle-seconds', '0'])
-    expect(result.status, result.stdout + result.stderr).toBe(0)
+    await local.addTargets(['host', 'guest'])
+    const { result, out } = await local.run({
+      name: 'study 001 tables',
+      baseline: { target: 'host' },
+      variants: [{ target: 'guest' }],
+      tests: [{ pack: 'cloud-acceptance', form: 'quick', only: ['fio-4k-randread', 'mbw'] }],
+      repetitions: 2
+    })
 
-    const run = describeRun(RunDocumentSchema.parse(JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8'))))
-    const tables = study001Tables(run, compare(comparisonInputOf(run)))
+    const { run, comparison } = comparedRun(out)
+    const tables = study001Tables(run, comparison)
     expect(tables.overhead.map((t) => t.id)).toEqual(['memory'])
     expect(tables.fio!.columns.map((c) => c.testId)).toEqual(['fio-4k-randread'])
-    const at = result.stdout.indexOf(`\n${SECTION}\n`)
-    expect(at, result.stdout).toBeGreaterThan(0)
-    const section = result.stdout.slice(at + SECTION.length + 2)
+    const section = sectionOf(result.stdout, SECTION)
     expect(section.startsWith(study001Text(tables))).toBe(true)
 
     // mbw's MEMCPY AVG in MiB/s with three decimals, as mbw prints it, and the overhead by the study's formula

@@ -1,9 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, type CliResult } from '../../harness/cli'
+import { describe, expect, it } from 'vitest'
 import { freePort } from '../../harness/free-port'
+import { useLocalCli } from '../../harness/local-cli'
 
 /**
  * A UDP test exists to measure jitter and loss beside the bandwidth: `virtbench run` shows them as
@@ -11,45 +8,21 @@ import { freePort } from '../../harness/free-port'
  * targets, each the other's peer; iperf3's TCP retransmits and iperf's datagram counts stay out.
  */
 describe('virtbench run: a UDP test leads with bandwidth, jitter and loss', () => {
-  let dir: string
-  let dataDir: string
-  const cli = (args: string[]): Promise<CliResult> => runCli([...args, '--data-dir', dataDir])
-
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'vb-cli-udp-'))
-    dataDir = path.join(dir, 'data')
-    mkdirSync(dataDir)
-  })
-
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const local = useLocalCli('vb-cli-udp-')
 
   it('prints iperf3.jitter and iperf3.loss, iperf.jitter and iperf.loss in the table of primary figures', { timeout: 300_000 }, async () => {
-    for (const name of ['host', 'guest']) {
-      const added = await cli(['targets', 'add', '--name', name, '--local'])
-      expect(added.status, added.stderr).toBe(0)
-    }
-    const preset = path.join(dir, 'udp.json')
+    await local.addTargets(['host', 'guest'])
     const udp = { protocol: 'udp', seconds: 1, bitrate: 1_000_000 }
-    writeFileSync(
-      preset,
-      JSON.stringify({
-        kind: 'virtbench-preset',
-        version: 1,
-        plan: {
-          name: 'udp primaries',
-          baseline: { target: 'host' },
-          variants: [{ target: 'guest' }],
-          tests: [
-            { id: 'iperf3-udp', title: 'iperf3 UDP', tool: 'iperf3', params: { ...udp, port: await freePort() } },
-            { id: 'iperf-udp', title: 'iperf UDP', tool: 'iperf', params: { ...udp, direction: 'target->peer', port: await freePort() } }
-          ],
-          repetitions: 2,
-          storage: { kind: 'directory', path: path.join(dir, 'work') }
-        }
-      })
-    )
-    const result = await cli(['run', preset, '--out', path.join(dir, 'out'), '--idle-seconds', '0'])
-    expect(result.status, result.stdout + result.stderr).toBe(0)
+    const { result } = await local.run({
+      name: 'udp primaries',
+      baseline: { target: 'host' },
+      variants: [{ target: 'guest' }],
+      tests: [
+        { id: 'iperf3-udp', title: 'iperf3 UDP', tool: 'iperf3', params: { ...udp, port: await freePort() } },
+        { id: 'iperf-udp', title: 'iperf UDP', tool: 'iperf', params: { ...udp, direction: 'target->peer', port: await freePort() } }
+      ],
+      repetitions: 2
+    })
     const table = result.stdout.slice(result.stdout.search(/^test · metric/m))
     // each figure with its unit on both sides, and the guest's % (ratio) or difference (loss)
     expect(table).toMatch(/^iperf3 UDP · iperf3\.received\.bandwidth.*\d[\d.]* [kMG]?bit\/s .*\d[\d.]* [kMG]?bit\/s/m)

@@ -22,35 +22,18 @@ import { readRun, readSweep } from '../../../src/main/store/run-store'
 import { ComparisonPlanSchema, type ComparisonPlan } from '../../../src/shared/model/plan'
 import type { RunEvent } from '../../../src/shared/model/run'
 import { TargetSchema } from '../../../src/shared/model/target'
-import { useTestDomain } from './test-domain'
+import { useTestDomain, vdaOnlyDomainXml } from './test-domain'
 import type { TestLibvirtd } from './test-libvirtd'
 
 let libvirt: TestLibvirtd
 let scratch: string
 
 const DOMAIN = 'vb-stop'
-// booted from vda, which has no <driver> (as the test driver's own domain): the sweep's io factor adds one
-const XML = `<domain type='test'>
-  <name>${DOMAIN}</name>
-  <memory unit='KiB'>1048576</memory>
-  <vcpu placement='static'>2</vcpu>
-  <os>
-    <type arch='x86_64'>hvm</type>
-    <boot dev='hd'/>
-  </os>
-  <devices>
-    <disk type='file' device='disk'>
-      <source file='/var/lib/vb/boot.img'/>
-      <target dev='vda' bus='virtio'/>
-    </disk>
-  </devices>
-</domain>
-`
 
 useTestDomain({
   domain: DOMAIN,
   scratchPrefix: 'vb-sweep-stop-',
-  xml: () => XML,
+  xml: () => vdaOnlyDomainXml(DOMAIN),
   ready: (d) => {
     libvirt = d.libvirt
     scratch = d.scratch

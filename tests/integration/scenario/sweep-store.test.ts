@@ -15,7 +15,7 @@ import { dispatch } from '../../../src/main/api/dispatch'
 import { createApi, type Api } from '../../../src/main/api/handlers'
 import type { RunDocument, RunEvent, RunSummary } from '../../../src/shared/model/run'
 import type { DomainStageEvent } from '../../../src/shared/sweep/stage-event'
-import { useTestDomain } from './test-domain'
+import { useTestDomain, vdaOnlyDomainXml } from './test-domain'
 import type { TestLibvirtd } from './test-libvirtd'
 
 let libvirt: TestLibvirtd
@@ -27,28 +27,11 @@ const events: RunEvent[] = []
 const CPUS = os.cpus().length
 
 const DOMAIN = 'vb-sweep-store'
-// booted from vda, which has no <driver> (as the test driver's own domain): the sweep's io factor adds one
-const XML = `<domain type='test'>
-  <name>${DOMAIN}</name>
-  <memory unit='KiB'>1048576</memory>
-  <vcpu placement='static'>2</vcpu>
-  <os>
-    <type arch='x86_64'>hvm</type>
-    <boot dev='hd'/>
-  </os>
-  <devices>
-    <disk type='file' device='disk'>
-      <source file='/var/lib/vb/boot.img'/>
-      <target dev='vda' bus='virtio'/>
-    </disk>
-  </devices>
-</domain>
-`
 
 useTestDomain({
   domain: DOMAIN,
   scratchPrefix: 'vb-sweep-store-libvirt-',
-  xml: () => XML,
+  xml: () => vdaOnlyDomainXml(DOMAIN),
   ready: (d) => {
     libvirt = d.libvirt
   }

@@ -42,3 +42,26 @@ export function useTestDomain(options: { domain: string; scratchPrefix: string; 
     if (made.scratch) rmSync(made.scratch, { recursive: true, force: true })
   })
 }
+
+/**
+ * A test domain booted from vda alone, whose disk has no <driver> (as the test driver's own
+ * domain): a sweep's io or cache factor adds one.
+ */
+export function vdaOnlyDomainXml(name: string): string {
+  return `<domain type='test'>
+  <name>${name}</name>
+  <memory unit='KiB'>1048576</memory>
+  <vcpu placement='static'>2</vcpu>
+  <os>
+    <type arch='x86_64'>hvm</type>
+    <boot dev='hd'/>
+  </os>
+  <devices>
+    <disk type='file' device='disk'>
+      <source file='/var/lib/vb/boot.img'/>
+      <target dev='vda' bus='virtio'/>
+    </disk>
+  </devices>
+</domain>
+`
+}

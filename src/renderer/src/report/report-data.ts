@@ -6,7 +6,6 @@ import type { MetricCategory } from '../../../shared/model/sample'
 import { leadingRows, VERDICT_WORDS, verdictCounts, type VerdictCounts } from '../../../shared/compare/summary'
 import { defaultMeasure, monitorJobs, monitorSources, monitorView } from '../features/charts/monitor'
 import { relativeData, relativeViews } from '../features/charts/relative'
-import { iozoneChoices } from '../features/charts/iozone'
 import type { MatrixGrid } from '../features/charts/network-matrix'
 import { isSurfaceRow } from '../../../shared/studies/surface-maps'
 
@@ -252,16 +251,6 @@ export function monitorJobIds(run: RunDocument, testIds: ReadonlySet<string>, dr
     ids.push(choice.key)
   }
   return ids
-}
-
-/** The iozone heatmaps of a test: its primary sub-tests (write and read), else the first, on each target. */
-export function iozoneViews(run: RunDocument, testId: string): { side: string; subtest: string }[] {
-  const choices = iozoneChoices(run)
-  if (!choices.tests.some((t) => t.id === testId)) return []
-  const primary = (run.tests.find((t) => t.id === testId)?.primary ?? []).map((m) => m.slice(m.indexOf('.') + 1))
-  const preferred = primary.filter((s) => choices.subtests.includes(s))
-  const subtests = preferred.length > 0 ? preferred : choices.subtests.slice(0, 1)
-  return choices.sides.flatMap((side) => subtests.map((subtest) => ({ side, subtest })))
 }
 
 /** A test's parameters as "key=value" words, in the order the plan gave them. */
