@@ -6,6 +6,7 @@
 import type { Client, ClientChannel } from 'ssh2'
 import { PreambleFilter, type StreamSink } from './output'
 import { parseProcessIds, stderrMarker, stdoutMarker, type ProcessIds } from './remote-command'
+import type { StdinSource } from './types'
 
 export interface ChannelEnd {
   exitCode: number | null
@@ -29,8 +30,8 @@ export interface RunningChannel {
 export interface ChannelCommand {
   /** The command line for the target's login shell. */
   command: string
-  /** Bytes for stdin (stdin is closed after them, or at once when empty). */
-  stdin: Buffer
+  /** Bytes for stdin (stdin is closed after them, or at once when empty), or a stream piped to it. */
+  stdin: StdinSource
   /** Marker nonce of the wrapper; absent for raw commands (no preamble filtering). */
   nonce?: string
   /** With a nonce: whether stdout has a marker too (default true); not for a quiet login (remote-command.ts). */
@@ -121,7 +122,11 @@ function runOnChannel(channel: ClientChannel, cmd: ChannelCommand): RunningChann
     channel.on('error', () => undefined)
   })
 
-  if (cmd.stdin.length > 0) channel.end(cmd.stdin)
+  if (!Buffer.isBuffer(cmd.stdin)) {
+    // a stream that fails ends the command's input, as its end does
+    cmd.stdin.once('error', () => channel.end())
+    cmd.stdin.pipe(channel)
+  } else if (cmd.stdin.length > 0) channel.end(cmd.stdin)
   else channel.end()
 
   return {

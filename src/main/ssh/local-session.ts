@@ -35,6 +35,7 @@ import {
   type RemoteCommand,
   type Session,
   type SessionFacts,
+  type StdinSource,
   type SudoMode,
   type UploadOptions
 } from './types'
@@ -137,7 +138,7 @@ export class LocalSession implements Session {
     }
   }
 
-  private spawnWrapped(argv: string[], stdin: Buffer, stdout: StreamSink, stderr: StreamSink, command: RemoteCommand | string): Spawned {
+  private spawnWrapped(argv: string[], stdin: StdinSource, stdout: StreamSink, stderr: StreamSink, command: RemoteCommand | string): Spawned {
     const [file, ...args] = argv as [string, ...string[]]
     const child = spawn(file, args, { detached: !isWindows, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
     let resolveIds: (ids: ProcessIds | undefined) => void = () => undefined
@@ -169,7 +170,10 @@ export class LocalSession implements Session {
       return end
     })
     child.stdin?.on('error', () => undefined)
-    child.stdin?.end(stdin)
+    if (!Buffer.isBuffer(stdin)) {
+      stdin.once('error', () => child.stdin?.end())
+      if (child.stdin) stdin.pipe(child.stdin)
+    } else child.stdin?.end(stdin)
     return { child, processIds, ended }
   }
 

@@ -26,8 +26,9 @@
  * signalling that group, from a second command on the same connection (under sudo the group
  * is read inside the sudo'd shell, which may be in a session of its own with `use_pty`).
  */
+import { Readable } from 'node:stream'
 import { quoteSh, shJoin } from '../../shared/shell-quote'
-import { SessionError, type RemoteCommand, type SudoMode } from './types'
+import { SessionError, type RemoteCommand, type StdinSource, type SudoMode } from './types'
 
 /** Start of every marker line: ASCII record separator, then "VB". */
 export const MARKER_LEAD = '\x1eVB'
@@ -83,7 +84,13 @@ export function sudoStdinPrefix(sudo: SudoMode | undefined): string {
 }
 
 /** All a command gets on stdin: the sudo password line, if any, then its own input. */
-export function commandStdin(stdin: string | Buffer | undefined, sudo: SudoMode | undefined): Buffer {
+export function commandStdin(stdin: string | Buffer | undefined, sudo: SudoMode | undefined): Buffer
+export function commandStdin(stdin: string | Buffer | Readable | undefined, sudo: SudoMode | undefined): StdinSource
+export function commandStdin(stdin: string | Buffer | Readable | undefined, sudo: SudoMode | undefined): StdinSource {
+  if (stdin instanceof Readable) {
+    if (sudoStdinPrefix(sudo)) throw new Error('a command whose input is streamed cannot take a sudo password on stdin')
+    return stdin
+  }
   const own = stdin === undefined ? Buffer.alloc(0) : Buffer.from(stdin)
   const prefix = sudoStdinPrefix(sudo)
   return prefix ? Buffer.concat([Buffer.from(prefix), own]) : own

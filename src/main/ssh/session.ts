@@ -56,6 +56,7 @@ import {
   type RemoteCommand,
   type Session,
   type SessionFacts,
+  type StdinSource,
   type SudoMode,
   type UploadOptions
 } from './types'
@@ -369,7 +370,7 @@ export class SshSession implements Session {
     opts: ExecOptions,
     wrapped: {
       line: string
-      stdin: Buffer
+      stdin: StdinSource
       shell: Platform['shell']
       sudo: SudoMode
       stdout: StreamSink
@@ -427,7 +428,7 @@ export class SshSession implements Session {
   /** Acquires a slot and opens a channel running `line` (see openOnConnection). */
   private async openChannel(
     line: string,
-    stdin: Buffer,
+    stdin: StdinSource,
     stdout: StreamSink,
     stderr: StreamSink,
     signal: AbortSignal | undefined,

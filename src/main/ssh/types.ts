@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream'
+
 /**
  * The session interface: how the engine runs commands on a target, whether the target is reached
  * over SSH (`SshSession`) or is this computer (`LocalSession`).
@@ -30,8 +32,12 @@ export interface ExecOptions {
   onStderr?: (chunk: Buffer) => void | Promise<void>
   /** Keep up to `maxBytes` of each stream in the result. */
   capture?: CaptureOptions
-  /** Written to the command's stdin, then stdin is closed. Without it stdin is closed at once. */
-  stdin?: string | Buffer
+  /**
+   * Written to the command's stdin, then stdin is closed. Without it stdin is closed at once. A
+   * stream is piped as it comes, and stdin closes when it ends (not with sudo's password: a
+   * command that takes its input as it comes runs without sudo).
+   */
+  stdin?: string | Buffer | Readable
   /**
    * Stop the command (its whole process group) after this long, counted from its start (a wait
    * for a free channel does not count); the result says `timedOut`.
@@ -45,6 +51,9 @@ export interface ExecOptions {
   /** Working directory on the target. */
   cwd?: string
 }
+
+/** What a command gets on stdin: bytes, then the end; or a stream piped as it comes. */
+export type StdinSource = Buffer | Readable
 
 export interface ExecResult {
   /** The command's exit code; null when it was ended by a signal. */
