@@ -27,6 +27,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { Readable, Transform } from 'node:stream'
 import type { Client } from 'ssh2'
 import { z } from 'zod'
 import { RunEngine, createRunDocument, type EngineTarget } from '../src/main/engine/runner'
@@ -44,6 +45,9 @@ import { connectClient, createThrowawayUser } from '../tests/integration/ssh/ses
 const JOBS = Number(process.argv[2] ?? 1000)
 /** Issue 22: the engine's own cost per job, over a bare exec on the same connection. */
 const GOAL_MS = 10
+/** The paired comparison: blocks of jobs, through the job server and with a command each in turn. */
+const PAIRED_BLOCKS = 6
+const PAIRED_BLOCK_JOBS = 60
 const HUGE_BYTES = 200_000_000
 const HUGE_GOAL_MB = 64
 
@@ -108,7 +112,30 @@ async function main(): Promise<void> {
       get(target, key) {
         if (key === 'exec') {
           return async (command: RemoteCommand | string, opts?: ExecOptions) => {
-            if (typeof command !== 'string' && 'argv' in command && command.argv[1]?.endsWith('/job.sh') && command.argv[2] === 'run') {
+            const jobSh = typeof command !== 'string' && 'argv' in command && command.argv[1]?.endsWith('/job.sh') ? command.argv[2] : undefined
+            // the target's job server: each request it is sent waits for a bare exec first, and the
+            // request's round trip runs from its sending to the last output of its answer
+            if (jobSh === 'serve' && opts?.stdin instanceof Readable) {
+              const requests = new Transform({
+                transform(chunk: Buffer, _enc, done) {
+                  bareExec(client!).then(
+                    (ms) => {
+                      bare.push(ms)
+                      tripStart = performance.now()
+                      done(null, chunk)
+                    },
+                    (err: Error) => done(err)
+                  )
+                }
+              })
+              opts.stdin.pipe(requests)
+              const answer = (sink: ExecOptions['onStdout']) => (chunk: Buffer) => {
+                tripEnd = performance.now()
+                return sink?.(chunk)
+              }
+              return target.exec(command, { ...opts, stdin: requests, onStdout: answer(opts.onStdout), onStderr: answer(opts.onStderr) })
+            }
+            if (jobSh === 'run') {
               bare.push(await bareExec(client!))
               tripStart = performance.now()
               const result = await target.exec(command, opts)
@@ -157,6 +184,7 @@ async function main(): Promise<void> {
         if (e.type === 'job-started') started = performance.now()
         if (e.type === 'job-finished') {
           const now = performance.now()
+          if (tripEnd > tripStart && trips.length < jobMs.length + 1) trips.push(tripEnd - tripStart)
           jobMs.push(now - started - (bare.at(-1) ?? 0))
           before.push(tripStart - started - (bare.at(-1) ?? 0))
           after.push(now - tripEnd)
@@ -183,11 +211,42 @@ async function main(): Promise<void> {
     console.log(`jobs: ${total} (status ${status}, ${failed} not succeeded), wall ${(wall / 1000).toFixed(1)} s, ${(wall / total).toFixed(1)} ms per job overall`)
     console.log(`bare ssh2 exec of true, same connection: median ${bareMed.toFixed(2)} ms (${bare.length} runs, one before each job)`)
     console.log(`one engine job of true:                  median ${jobMed.toFixed(2)} ms (p95 ${[...jobMs].sort((a, b) => a - b)[Math.floor(jobMs.length * 0.95)]!.toFixed(2)} ms), without the bare exec before it`)
-    console.log(`of which the job.sh run round trip:     median ${median(trips).toFixed(2)} ms (${(median(trips) - bareMed).toFixed(2)} ms over the bare exec: job.sh on the target); the rest is this process's: median ${median(before).toFixed(2)} ms before it, ${median(after).toFixed(2)} ms after it`)
+    console.log(`of which the job's round trip on the target (a request to job.sh serve):     median ${median(trips).toFixed(2)} ms (${(median(trips) - bareMed).toFixed(2)} ms over the bare exec); the rest is this process's: median ${median(before).toFixed(2)} ms before it, ${median(after).toFixed(2)} ms after it`)
     for (const job of engine.run.jobs.filter((j) => j.status !== 'succeeded').slice(0, 3)) console.log(`not succeeded: ${job.id} ${job.status}: ${job.error ?? ''}`)
     console.log(`engine's own cost per job:               ${cost.toFixed(2)} ms (goal < ${GOAL_MS} ms) ${cost < GOAL_MS ? 'pass' : 'FAIL'}; a job takes ${(jobMed / bareMed).toFixed(1)}x a bare exec`)
     console.log(`heap after GC: ${heap.join(', ')}; growth ${growth.toFixed(1)} MiB = ${perJobKiB.toFixed(2)} KiB per job (the jobs' records in the run document)`)
     if (cost >= GOAL_MS || failed > 0) process.exitCode = 1
+
+    // The same jobs through the job server and with a command each (`job.sh run`, as before the
+    // server), in blocks taken in turn, so that both see the same machine: this one's speed drifts
+    // by 2x over minutes, which moves the figure above from run to run.
+    const paired = { server: [] as number[], command: [] as number[] }
+    for (let block = 0; block < PAIRED_BLOCKS; block++) {
+      const jobServer = block % 2 === 0
+      const blockPlan = ComparisonPlanSchema.parse({ ...plan, tests: [{ id: 'noop', tool: 'dd', params: {} }], repetitions: PAIRED_BLOCK_JOBS / 2 })
+      const blockFolder = await RunFolder.create(path.join(scratch, `paired-${block}`), createRunDocument(blockPlan, targets, 'bench'))
+      let at = 0
+      const costs = jobServer ? paired.server : paired.command
+      await new RunEngine(blockFolder, targets, {
+        session: async () => interleaved,
+        scriptsDir: scriptsDir(),
+        appVersion: 'bench',
+        tools: { dd: noop },
+        monitor: false,
+        jobServer,
+        onEvent: (e) => {
+          if (e.type === 'job-started') at = performance.now()
+          if (e.type === 'job-finished') costs.push(performance.now() - at - (bare.at(-1) ?? 0))
+        }
+      }).execute()
+    }
+    // each job less the bare exec timed right before it, as above
+    const serverCost = median(paired.server)
+    const commandCost = median(paired.command)
+    console.log(
+      `paired, ${PAIRED_BLOCKS} blocks of ${PAIRED_BLOCK_JOBS} jobs taken in turn: engine's own cost per job through the job server ${serverCost.toFixed(2)} ms, ` +
+        `with a command each (job.sh run) ${commandCost.toFixed(2)} ms (${(commandCost / serverCost).toFixed(2)}x)`
+    )
 
     const huge = await hugeOutputCase(session, targets, path.join(user.home, 'work'), path.join(scratch, 'run-huge'))
     const pass = huge.peakGrowthMB < HUGE_GOAL_MB && huge.status === 'completed'

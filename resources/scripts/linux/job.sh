@@ -25,6 +25,7 @@
 #                             `read` on it, which starts nothing and polls nothing while the job
 #                             measures and returns the moment the job ends, however it ends; the
 #                             job's watchdog stops it at SECONDS
+#   job.sh serve              `run` after `run`, each asked for on stdin (see serve below)
 #   job.sh follow DIR         prints the job's stdout and stderr as they grow (tail -f, with
 #                             "==> DIR/stdout <==" headers) until the job ends
 #   job.sh stop DIR GRACE_MS  TERM to the job's process group, KILL after the grace period
@@ -194,7 +195,8 @@ prepare() {
   dir=$1
   # the script is a few lines of text: copied by the shell itself, not by a cat
   # the engine makes the folders of a run's jobs ahead, all in one command: then no mkdir here
-  { { [ -d "$dir" ] || mkdir -p "$dir"; } && copy_stdin >"$dir/cmd.sh" && : >"$dir/started"; } 2>/dev/null ||
+  # (from `serve`: the script came with the request, in $body)
+  { { [ -d "$dir" ] || mkdir -p "$dir"; } && if [ -n "${served:-}" ]; then printf '%s' "$body" >"$dir/cmd.sh"; else copy_stdin >"$dir/cmd.sh"; fi && : >"$dir/started"; } 2>/dev/null ||
     cannot_start "$dir" 'its files cannot be written'
   # a job folder used before (a retry): what its last attempt left
   # (a FIFO alone is no leftover: the engine makes it ahead, with the folder)
@@ -208,6 +210,12 @@ prepare() {
   marker=${dir%/.jobs/*}/.virtbench-run
   if [ -f "$marker" ]; then { read -r owner <"$marker" && printf '%s\n' "$owner" >"$marker"; } 2>/dev/null; fi
   # the job is the session leader (its pid is its process group)
+  find_detach
+}
+
+# Sets $detach to what starts the job in a session of its own (once: a server looks before its first request).
+find_detach() {
+  [ -n "${detach:-}" ] && return 0
   detach=setsid
   command -v setsid >/dev/null 2>&1 || detach=nohup
 }
@@ -283,6 +291,35 @@ run_job() {
     i=$((i + 1))
   done
   wait_job "$dir" "$nonce" "$limit" "$keep"
+}
+
+# Serves `run` requests on stdin, one after another, for as long as stdin is open: the engine keeps
+# one of these per target while a run lasts, so a job costs no SSH command of its own and no start
+# of this file (issue 22). A request is six lines: `run`, DIR, NONCE, SECONDS, KEEP, and the number
+# of lines of the job's script, which follow. Each is answered as `run` answers, in a subshell of
+# this shell (nothing started), and then ended on both stdout and stderr by a line
+# "\nNONCE.<exit code of the run>\n" (the nonce is the request's own, so no output can forge it).
+# Anything else on stdin ends the server (exit 64).
+serve() {
+  served=1
+  find_detach
+  while IFS= read -r verb; do
+    IFS= read -r dir && IFS= read -r nonce && IFS= read -r limit && IFS= read -r keep && IFS= read -r lines || exit 64
+    [ "$verb" = run ] && [ -n "$lines" ] && [ -n "$limit" ] && [ -n "$keep" ] || exit 64
+    case $lines$limit$keep in *[!0-9]*) exit 64 ;; esac
+    body= i=0
+    while [ "$i" -lt "$lines" ] && IFS= read -r line; do
+      body="$body$line
+"
+      i=$((i + 1))
+    done
+    [ "$i" -eq "$lines" ] || exit 64
+    (run_job "$dir" "$nonce" "$limit" "$keep") </dev/null
+    rc=$?
+    printf '\n%s.%s\n' "$nonce" "$rc"
+    printf '\n%s.%s\n' "$nonce" "$rc" >&2
+  done
+  exit 0
 }
 
 stop() {
@@ -496,10 +533,11 @@ case $cmd in
   start) start "$2" "$3" ;;
   wait) wait_job "$2" "$3" "$4" "${5:-4194304}" ;;
   run) run_job "$2" "$3" "$4" "${5:-4194304}" ;;
+  serve) serve ;;
   expire) expire "$2" "$3" ;;
   follow) follow "$2" ;;
   stop) stop "$2" "${3:-2000}" ;;
   stopall) stopall "$2" "${3:-2000}" ;;
   sweep) sweep "$2" "$3" ;;
-  *) echo "usage: job.sh start|wait|run|follow|stop|stopall|sweep ..." >&2; exit 64 ;;
+  *) echo "usage: job.sh start|wait|run|serve|follow|stop|stopall|sweep ..." >&2; exit 64 ;;
 esac

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { quoteSh } from '../../shared/shell-quote'
 import { SessionError, type ExecResult, type Session, type SudoMode } from '../ssh/types'
 import type { OutputSink } from './bounded-output'
+import type { JobAgent } from './job-agent'
 
 /**
  * Detached jobs (resources/scripts/linux/job.sh): the job runs in its own session on the target
@@ -78,6 +79,11 @@ export interface DetachedJob {
   reattachForMs?: number
   /** Told each time the wait resumes after a dropped connection. */
   onReattach?: (error: string) => void
+  /**
+   * The target's job server (job-agent.ts): when it is free and the job needs no sudo, the job is
+   * started and waited for through it rather than by a `job.sh run` command of its own.
+   */
+  agent?: JobAgent
 }
 
 export const DEFAULT_KEEP_BYTES = 4 * 1024 * 1024
@@ -196,6 +202,8 @@ interface WaitCommand {
   session: Session
   argv: string[]
   stdin?: string
+  /** Serves this `job.sh run` (argv then only names it). */
+  agent?: JobAgent
   job: DetachedJob
   nonce: string
   /** Until the status line arrives: the wait is stopped at this time. */
@@ -243,7 +251,9 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
       if (line === undefined) return
       job.output.stdout.announce?.(line.stdoutBytes)
       job.output.stderr.announce?.(line.stderrBytes)
-      for (const part of early.splice(0)) await stderr.write(part)
+      // in one write, which takes it in at once: a stderr chunk coming meanwhile goes after it
+      const before = Buffer.concat(early.splice(0))
+      if (before.length > 0) await stderr.write(before)
       chunk = pending.subarray(eol + 1)
       pending = Buffer.alloc(0)
     }
@@ -259,16 +269,19 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
   }
 
   try {
-    const result = await cmd.session.exec(
-      { argv: cmd.argv },
-      {
-        ...(cmd.stdin !== undefined ? { stdin: cmd.stdin } : {}),
-        ...(job.sudo ? { sudo: job.sudo } : {}),
-        signal: control.signal,
-        onStdout,
-        onStderr
-      }
-    )
+    const [, , , dir, nonce, limit, keep] = cmd.argv
+    const result = cmd.agent
+      ? await cmd.agent.run({ dir: dir!, nonce: nonce!, limit: limit!, keep: keep! }, cmd.stdin ?? '', { signal: control.signal, onStdout, onStderr })
+      : await cmd.session.exec(
+          { argv: cmd.argv },
+          {
+            ...(cmd.stdin !== undefined ? { stdin: cmd.stdin } : {}),
+            ...(job.sudo ? { sudo: job.sudo } : {}),
+            signal: control.signal,
+            onStdout,
+            onStderr
+          }
+        )
     // what was held back of the job's stderr goes to its sink however the wait ended
     const counters = line !== undefined ? await stderr.end() : undefined
     if (why === 'cancel') return { kind: 'cancelled' }
@@ -354,7 +367,9 @@ export async function runDetached(session: Session, scripts: string, job: Detach
     const argv = pass === 0 ? ['sh', jobSh, 'run', job.dir, nonce, limit, keep] : ['sh', jobSh, 'wait', job.dir, nonce, limit, keep]
     let outcome: Pass
     try {
-      outcome = await waitOnce({ session, argv, ...(pass === 0 ? { stdin: job.script } : {}), job, nonce, until })
+      // the first wait starts the job: through the target's job server when it is free
+      const agent = pass === 0 && !job.sudo && job.agent && !job.agent.busy ? job.agent : undefined
+      outcome = await waitOnce({ session, argv, ...(pass === 0 ? { stdin: job.script } : {}), ...(agent ? { agent } : {}), job, nonce, until })
     } catch (err) {
       if (err instanceof SessionError && !REATTACHABLE.has(err.code)) throw new SessionError(err.code, `${err.message} (${what})`, err.target, { cause: err })
       if (!(err instanceof SessionError)) throw err

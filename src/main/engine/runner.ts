@@ -10,6 +10,7 @@ import { metricDefsOf, withPrimary } from '../tools/describe-run'
 import { TOOLS, testCategories } from '../tools/registry'
 import type { AnyBenchmarkTool, PeerFacts, Plan, RemoteStep, StepOutput, TargetFacts, ToolId } from '../tools/types'
 import { BoundedOutput, type KeptOutput } from './bounded-output'
+import { JobAgent } from './job-agent'
 import { DEFAULT_KEEP_BYTES, diskNote, makeJobDirs, readJobCounters, runDetached, setUpRunDir, statusProblem, type DetachedResult, type JobCounters } from './detached'
 import { followLog } from './live-log'
 import { startDiskMonitor, type DiskMonitor } from './monitor/monitor'
@@ -62,6 +63,11 @@ export interface EngineDeps {
   outputKeepBytes?: number
   /** Stream each running step's output as job-log events (the app's live log; off for the CLI and the bench). */
   liveLog?: boolean
+  /**
+   * Start steps through one job server per target (`job.sh serve`, job-agent.ts; default true);
+   * false: each step as a `job.sh run` command of its own (the engine benchmark's peer).
+   */
+  jobServer?: boolean
   /**
    * Work that runs on each target before the jobs (environment capture, preflight): the runner
    * stores what it returns. Errors it throws fail the run before any job.
@@ -144,6 +150,8 @@ interface TargetState {
   facts: TargetFacts
   /** The addresses the machine has (`ip -o addr`, `hostname -I`), read once when a server needs them. */
   localAddresses?: Promise<Set<string>>
+  /** Its job server (`job.sh serve`), started with its first job and ended with the run. */
+  agent?: JobAgent
 }
 
 /** Addresses in `ip -o addr show` lines (`inet 10.0.0.5/24`) and `hostname -I`'s list, lower case. */
@@ -353,6 +361,7 @@ export class RunEngine {
 
   /** Removes this run's folder on every target (test files, job folders). */
   private async cleanup(): Promise<void> {
+    await Promise.all([...this.states.values()].map((s) => s.agent?.close()))
     await Promise.all(
       [...this.states.values()].map(async (s) => {
         try {
@@ -734,6 +743,7 @@ export class RunEngine {
         ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}),
         signal,
         output,
+        ...(this.deps.jobServer === false ? {} : { agent: (where.agent ??= new JobAgent(where.session, `${where.scripts}/linux/job.sh`)) }),
         keepBytes: this.keepBytes(),
         ...(this.deps.reattachForMs !== undefined ? { reattachForMs: this.deps.reattachForMs } : {}),
         onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
