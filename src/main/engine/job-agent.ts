@@ -15,7 +15,14 @@ import { SessionError, type ExecResult, type Session } from '../ssh/types'
  * the server is ended and the job is treated as a `job.sh run` that was cut off: the engine waits
  * for the job again with `job.sh wait`, which reads the same files. The next job starts a new one.
  */
+/**
+ * A server with no job for this long ends (its stdin closed): it holds a channel of the target's
+ * sshd, and a target that allows few at once (MaxSessions) may have other commands waiting for one.
+ */
+const IDLE_MS = 1000
+
 export class JobAgent {
+  private idleTimer: NodeJS.Timeout | undefined
   private input: PassThrough | undefined
   private running: Promise<ExecResult> | undefined
   private control: AbortController | undefined
@@ -24,7 +31,8 @@ export class JobAgent {
 
   constructor(
     private readonly session: Session,
-    private readonly jobSh: string
+    private readonly jobSh: string,
+    private readonly opts: { idleMs?: number } = {}
   ) {}
 
   /** Whether a job is being served now (another goes as a command of its own). */
@@ -50,6 +58,7 @@ export class JobAgent {
       if (field.includes('\n')) throw new SessionError('invalid', `a job's folder or arguments cannot hold a line break: ${JSON.stringify(field)}`, this.session.label)
     }
     const started = performance.now()
+    clearTimeout(this.idleTimer)
     const request = new AgentRequest(args.nonce, opts.onStdout, opts.onStderr)
     this.current = request
     const onAbort = (): void => this.end()
@@ -75,7 +84,20 @@ export class JobAgent {
     } finally {
       opts.signal?.removeEventListener('abort', onAbort)
       this.current = undefined
+      if (this.running) {
+        this.idleTimer = setTimeout(() => this.release(), this.opts.idleMs ?? IDLE_MS)
+        this.idleTimer.unref()
+      }
     }
+  }
+
+  /** Ends an idle server the gentle way, its stdin closed (no command is needed to stop it); the next job starts a new one. */
+  private release(): void {
+    if (this.current) return
+    this.input?.end()
+    this.input = undefined
+    this.running = undefined
+    this.control = undefined
   }
 
   /** Ends the server (its jobs run on); the next job starts a new one. */
@@ -90,6 +112,7 @@ export class JobAgent {
   /** Ends the server and waits until its command has ended; later jobs fail. */
   async close(): Promise<void> {
     this.closed = true
+    clearTimeout(this.idleTimer)
     const running = this.running
     this.input?.end()
     this.input = undefined
