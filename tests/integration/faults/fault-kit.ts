@@ -75,8 +75,12 @@ export async function startFaultRun(plan: ComparisonPlan, targets: readonly Faul
     scriptsDir: scriptsDir(),
     appVersion: 'fault-test',
     monitor: false,
-    onEvent: (e) => events.push(e),
-    ...deps
+    ...deps,
+    // the test's own, if any, after the event is recorded
+    onEvent: (e) => {
+      events.push(e)
+      deps.onEvent?.(e)
+    }
   })
   const startedAt = Date.now()
   const done = engine.execute().finally(async () => {
