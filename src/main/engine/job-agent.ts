@@ -134,16 +134,16 @@ export class JobAgent {
         onStderr: (chunk) => this.current?.stderr(chunk)
       }
     )
-    // a failure is the current job's to tell; with none, nobody waits for it
-    running.catch(() => undefined)
-    // once ended (by itself or by end()), the next job starts a new one
-    void running.finally(() => {
+    // once ended (by itself or by end()), the next job starts a new one; a failure is the current
+    // job's to tell (run() races it), and with no job, nobody's
+    const ended = (): void => {
       if (this.running === running) {
         this.running = undefined
         this.input = undefined
         this.control = undefined
       }
-    })
+    }
+    running.then(ended, ended)
     this.running = running
     return running
   }
