@@ -3,10 +3,16 @@ import { performance } from 'node:perf_hooks'
 import { SessionError, type ExecResult, type Session } from '../ssh/types'
 
 /**
+ * A server with no job for this long ends (its stdin closed): it holds a channel of the target's
+ * sshd, and a target that allows few at once (MaxSessions) may have other commands waiting for one.
+ */
+const IDLE_MS = 1000
+
+/**
  * One `job.sh serve` per target while a run lasts (issue 22): a job is a request written to its
- * stdin instead of an SSH command of its own, so it costs no channel, no login shell and no start
- * of job.sh. The server answers a request exactly as `job.sh run` does (status line, output,
- * counters line) and ends the answer on each stream with "\nNONCE.<exit code>\n".
+ * stdin instead of an SSH command of its own, so it opens no channel of its own and starts no
+ * login shell and no job.sh. The server answers a request exactly as `job.sh run` does (status
+ * line, output, counters line) and ends the answer on each stream with "\nNONCE.<exit code>\n".
  *
  * The jobs stay what they are: detached, in their own session, nobody's child on the target. The
  * server only starts them and waits, as `job.sh run` would. It serves one job at a time; a job
@@ -15,12 +21,6 @@ import { SessionError, type ExecResult, type Session } from '../ssh/types'
  * the server is ended and the job is treated as a `job.sh run` that was cut off: the engine waits
  * for the job again with `job.sh wait`, which reads the same files. The next job starts a new one.
  */
-/**
- * A server with no job for this long ends (its stdin closed): it holds a channel of the target's
- * sshd, and a target that allows few at once (MaxSessions) may have other commands waiting for one.
- */
-const IDLE_MS = 1000
-
 export class JobAgent {
   private idleTimer: NodeJS.Timeout | undefined
   private input: PassThrough | undefined
