@@ -61,7 +61,7 @@ export class JobAgent {
     clearTimeout(this.idleTimer)
     const request = new AgentRequest(args.nonce, opts.onStdout, opts.onStderr)
     this.current = request
-    const onAbort = (): void => this.end()
+    const onAbort = (): void => this.drop(true)
     opts.signal?.addEventListener('abort', onAbort, { once: true })
     try {
       if (opts.signal?.aborted) return cancelledResult(started)
@@ -79,30 +79,26 @@ export class JobAgent {
         this.session.label
       )
     } catch (err) {
-      this.end()
+      this.drop(true)
       throw err
     } finally {
       opts.signal?.removeEventListener('abort', onAbort)
       this.current = undefined
       if (this.running) {
-        this.idleTimer = setTimeout(() => this.release(), this.opts.idleMs ?? IDLE_MS)
+        // (a job asked for meanwhile clears it)
+        this.idleTimer = setTimeout(() => this.drop(), this.opts.idleMs ?? IDLE_MS)
         this.idleTimer.unref()
       }
     }
   }
 
-  /** Ends an idle server the gentle way, its stdin closed (no command is needed to stop it); the next job starts a new one. */
-  private release(): void {
-    if (this.current) return
-    this.input?.end()
-    this.input = undefined
-    this.running = undefined
-    this.control = undefined
-  }
-
-  /** Ends the server (its jobs run on); the next job starts a new one. */
-  private end(): void {
-    this.control?.abort()
+  /**
+   * Lets go of the server (its jobs run on), and the next job starts a new one. Its stdin is
+   * closed, which ends an idle server the gentle way (no command needed to stop it); `abort` also
+   * stops its command, for a server waiting for a job's end, which reads no stdin meanwhile.
+   */
+  private drop(abort = false): void {
+    if (abort) this.control?.abort()
     this.input?.end()
     this.input = undefined
     this.running = undefined
@@ -114,10 +110,7 @@ export class JobAgent {
     this.closed = true
     clearTimeout(this.idleTimer)
     const running = this.running
-    this.input?.end()
-    this.input = undefined
-    this.running = undefined
-    this.control = undefined
+    this.drop()
     await running?.catch(() => undefined)
   }
 
@@ -134,14 +127,10 @@ export class JobAgent {
         onStderr: (chunk) => this.current?.stderr(chunk)
       }
     )
-    // once ended (by itself or by end()), the next job starts a new one; a failure is the current
-    // job's to tell (run() races it), and with no job, nobody's
+    // once it has ended of itself, the next job starts a new one; a failure is the current job's
+    // to tell (run() races it), and with no job, nobody's
     const ended = (): void => {
-      if (this.running === running) {
-        this.running = undefined
-        this.input = undefined
-        this.control = undefined
-      }
+      if (this.running === running) this.drop()
     }
     running.then(ended, ended)
     this.running = running
