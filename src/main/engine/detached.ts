@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { quoteSh } from '../../shared/shell-quote'
 import { SessionError, type ExecResult, type Session, type SudoMode } from '../ssh/types'
 import type { OutputSink } from './bounded-output'
-import type { JobAgent } from './job-agent'
+import type { JobAgent, JobRequest } from './job-agent'
 
 /**
  * Detached jobs (resources/scripts/linux/job.sh): the job runs in its own session on the target
@@ -202,8 +202,8 @@ interface WaitCommand {
   session: Session
   argv: string[]
   stdin?: string
-  /** Serves this `job.sh run` (argv then only names it). */
-  agent?: JobAgent
+  /** Serves this `job.sh run` (argv then only names it): the target's job server and the run's arguments. */
+  served?: { agent: JobAgent; request: JobRequest }
   job: DetachedJob
   nonce: string
   /** Until the status line arrives: the wait is stopped at this time. */
@@ -269,9 +269,8 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
   }
 
   try {
-    const [, , , dir, nonce, limit, keep] = cmd.argv
-    const result = cmd.agent
-      ? await cmd.agent.run({ dir: dir!, nonce: nonce!, limit: limit!, keep: keep! }, cmd.stdin ?? '', { signal: control.signal, onStdout, onStderr })
+    const result = cmd.served
+      ? await cmd.served.agent.run(cmd.served.request, cmd.stdin ?? '', { signal: control.signal, onStdout, onStderr })
       : await cmd.session.exec(
           { argv: cmd.argv },
           {
@@ -369,7 +368,8 @@ export async function runDetached(session: Session, scripts: string, job: Detach
     try {
       // the first wait starts the job: through the target's job server when it is free
       const agent = pass === 0 && !job.sudo && job.agent && !job.agent.busy ? job.agent : undefined
-      outcome = await waitOnce({ session, argv, ...(pass === 0 ? { stdin: job.script } : {}), ...(agent ? { agent } : {}), job, nonce, until })
+      const served = agent ? { served: { agent, request: { dir: job.dir, nonce, limit, keep } } } : {}
+      outcome = await waitOnce({ session, argv, ...(pass === 0 ? { stdin: job.script } : {}), ...served, job, nonce, until })
     } catch (err) {
       if (err instanceof SessionError && !REATTACHABLE.has(err.code)) throw new SessionError(err.code, `${err.message} (${what})`, err.target, { cause: err })
       if (!(err instanceof SessionError)) throw err

@@ -8,6 +8,14 @@ import { SessionError, type ExecResult, type Session } from '../ssh/types'
  */
 const IDLE_MS = 1000
 
+/** The arguments of `job.sh run DIR NONCE LIMIT KEEP` that a request to the server carries. */
+export interface JobRequest {
+  dir: string
+  nonce: string
+  limit: string
+  keep: string
+}
+
 /**
  * One `job.sh serve` per target while a run lasts (issue 22): a job is a request written to its
  * stdin instead of an SSH command of its own, so it opens no channel of its own and starts no
@@ -46,7 +54,7 @@ export class JobAgent {
    * end markers), its exit code, `cancelled` when `signal` stopped the wait.
    */
   async run(
-    args: { dir: string; nonce: string; limit: string; keep: string },
+    args: JobRequest,
     script: string,
     opts: { signal?: AbortSignal; onStdout: (chunk: Buffer) => void | Promise<void>; onStderr: (chunk: Buffer) => void | Promise<void> }
   ): Promise<ExecResult> {

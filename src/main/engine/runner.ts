@@ -743,7 +743,7 @@ export class RunEngine {
         ...(step.sudo && where.target.sudo ? { sudo: where.target.sudo } : {}),
         signal,
         output,
-        ...(this.deps.jobServer === false ? {} : { agent: (where.agent ??= new JobAgent(where.session, `${where.scripts}/linux/job.sh`)) }),
+        ...(this.deps.jobServer === false ? {} : { agent: this.jobServerOf(where) }),
         keepBytes: this.keepBytes(),
         ...(this.deps.reattachForMs !== undefined ? { reattachForMs: this.deps.reattachForMs } : {}),
         onReattach: (message) => this.emit({ type: 'job-reattached', runId: this.run.id, jobId: job.id, message })
@@ -759,6 +759,12 @@ export class RunEngine {
       })
     }
     return { result, ...kept }
+  }
+
+  /** The target's job server, made with its first step (its command starts with the first request). */
+  private jobServerOf(where: TargetState): JobAgent {
+    where.agent ??= new JobAgent(where.session, `${where.scripts}/linux/job.sh`)
+    return where.agent
   }
 
   private keepBytes(): number {
