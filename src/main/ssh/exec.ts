@@ -5,7 +5,7 @@
  */
 import type { Client, ClientChannel } from 'ssh2'
 import { PreambleFilter, type StreamSink } from './output'
-import { parseProcessIds, stderrMarker, stdoutMarker, type ProcessIds } from './remote-command'
+import { parseProcessIds, sendStdin, stderrMarker, stdoutMarker, type ProcessIds } from './remote-command'
 import type { StdinSource } from './types'
 
 export interface ChannelEnd {
@@ -122,12 +122,7 @@ function runOnChannel(channel: ClientChannel, cmd: ChannelCommand): RunningChann
     channel.on('error', () => undefined)
   })
 
-  if (!Buffer.isBuffer(cmd.stdin)) {
-    // a stream that fails ends the command's input, as its end does
-    cmd.stdin.once('error', () => channel.end())
-    cmd.stdin.pipe(channel)
-  } else if (cmd.stdin.length > 0) channel.end(cmd.stdin)
-  else channel.end()
+  sendStdin(cmd.stdin, channel)
 
   return {
     processIds,

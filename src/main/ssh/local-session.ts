@@ -18,6 +18,7 @@ import {
   posixBody,
   posixInnerScript,
   posixKillScript,
+  sendStdin,
   shortCommand,
   stderrMarker,
   stdoutMarker,
@@ -170,10 +171,7 @@ export class LocalSession implements Session {
       return end
     })
     child.stdin?.on('error', () => undefined)
-    if (!Buffer.isBuffer(stdin)) {
-      stdin.once('error', () => child.stdin?.end())
-      if (child.stdin) stdin.pipe(child.stdin)
-    } else child.stdin?.end(stdin)
+    if (child.stdin) sendStdin(stdin, child.stdin)
     return { child, processIds, ended }
   }
 

@@ -96,6 +96,18 @@ export function commandStdin(stdin: string | Buffer | Readable | undefined, sudo
   return prefix ? Buffer.concat([Buffer.from(prefix), own]) : own
 }
 
+/**
+ * Gives a command its stdin: the bytes and then the end (at once when there are none), or a stream
+ * piped as it comes; a stream that fails ends the input, as its end does.
+ */
+export function sendStdin(stdin: StdinSource, to: NodeJS.WritableStream): void {
+  if (!Buffer.isBuffer(stdin)) {
+    stdin.once('error', () => to.end())
+    stdin.pipe(to)
+  } else if (stdin.length > 0) to.end(stdin)
+  else to.end()
+}
+
 /** A command that succeeds exactly when sudo in this mode can run commands here. */
 export function sudoProbeCommand(sudo: SudoMode): string {
   return shJoin([...sudoArgv(sudo), 'true'])
