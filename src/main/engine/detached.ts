@@ -80,6 +80,11 @@ export interface DetachedJob {
   /** Told each time the wait resumes after a dropped connection. */
   onReattach?: (error: string) => void
   /**
+   * Once the status line has come: the longest pause in the output before the wait counts as
+   * stalled, is dropped and the output fetched again by a new wait (default 60 s).
+   */
+  outputStallMs?: number
+  /**
    * The target's job server (job-agent.ts): when it is free and the job needs no sudo, the job is
    * started and waited for through it rather than by a `job.sh run` command of its own.
    */
@@ -230,9 +235,10 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
   const early: Buffer[] = []
   let earlyBytes = 0
   let lastByteAt = Date.now()
+  const stallMs = job.outputStallMs ?? OUTPUT_STALL_MS
   const timer = setInterval(() => {
     if (line === undefined && firstLine === undefined && Date.now() >= cmd.until) stop('deadline')
-    else if (line !== undefined && Date.now() - lastByteAt >= OUTPUT_STALL_MS) stop('stall')
+    else if (line !== undefined && Date.now() - lastByteAt >= stallMs) stop('stall')
   }, CHECK_EVERY_MS)
   timer.unref()
 
@@ -285,11 +291,12 @@ async function waitOnce(cmd: WaitCommand): Promise<Pass> {
     const counters = line !== undefined ? await stderr.end() : undefined
     if (why === 'cancel') return { kind: 'cancelled' }
     if (why === 'deadline') return { kind: 'deadline' }
+    // before `cancelled`: the stall aborted the wait itself, which is no closed session
+    if (why === 'stall' && line !== undefined) return { kind: 'cut', line, why: `the output stopped arriving for ${stallMs / 1000} s` }
     if (result.cancelled) {
       throw new SessionError('closed', `the session to ${cmd.session.label} was closed while ${job.what ?? 'the job'} ran`, cmd.session.label)
     }
     if (line !== undefined) {
-      if (why === 'stall') return { kind: 'cut', line, why: `the output stopped arriving for ${OUTPUT_STALL_MS / 1000} s` }
       if (result.exitCode !== 0) return { kind: 'cut', line, why: `the wait ended with ${result.exitCode ?? result.signal} while sending the output` }
       return { kind: 'ended', line, ...(counters ? { counters } : {}) }
     }
