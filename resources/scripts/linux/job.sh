@@ -11,9 +11,9 @@
 #                             then prints one status line first, whatever the output:
 #                               NONCE <status> <stdout bytes> <stderr bytes>[ <free KiB> <mount point>]
 #                             then the job's stdout; its stderr goes to stderr, followed by one
-#                             line "NONCE+<counters>": the job's CPU counters (cpu-before,
-#                             cpu-after and times below, each file's lines joined by ";", the
-#                             files by "|"). An output longer than KEEP bytes is sent as its
+#                             line "NONCE+<before>|<after>|<times>": the job's CPU counters
+#                             (started's two parts and status's lines after the first, below,
+#                             each part's lines joined by ";"). An output longer than KEEP bytes is sent as its
 #                             first and its last KEEP/2 bytes (the line gives the full sizes).
 #                             <status> is the exit code, "timeout" when the
 #                             job was stopped at its limit, "lost" when it vanished without a
@@ -36,16 +36,19 @@
 #                             have all ended (marked by a .virtbench-run file) and whose marker
 #                             is older than FRESH_MINUTES; prints each removed
 #
-# DIR holds: cmd.sh (the job), pgid, started (its time of change is the job's start), stdout,
-# stderr, status (the exit code or "timeout"), times (the job's CPU time), ended (a FIFO), and
-# cpu-before and cpu-after (the machine's CPU counters just before a `run` starts the job and at
-# its end). The engine makes DIR and its FIFO ahead, with the run's other jobs' (one command for
-# all: no mkdir or mkfifo per job); job.sh makes what is not there. On a full disk, where even
-# those few bytes cannot be written, the status is kept in the name of an empty file instead,
-# status-<code>, which needs no data block.
+# DIR holds: cmd.sh (the job), pgid, started, stdout, stderr, status, ended (a FIFO). `started`'s
+# time of change is the job's start; it holds the machine's CPU counters just before a `run` starts
+# the job, then a line "after", then the counters at its end. `status` holds the exit code or
+# "timeout", then the job's CPU time (its shell's `times`). Each job file is a new inode on the
+# target's disk, which costs (ext4 without a journal scans past recently deleted inodes for each),
+# hence these two files with two parts each rather than four (cpu-before, cpu-after and times:
+# job.sh before 2026-11-27, still read). The engine makes DIR and its FIFO ahead, with the run's
+# other jobs' (one command for all: no mkdir or mkfifo per job); job.sh makes what is not there. On
+# a full disk, where even those few bytes cannot be written, the status is kept in the name of an
+# empty file instead, status-<code>, which needs no data block.
 set -u
-# the CPU counters a `run` took just before its job, its cpu-before's lines joined by ";" ("" for a
-# wait, which reads the file)
+# the CPU counters a `run` took just before its job, their lines joined by ";" ("" for a wait, which
+# reads them from `started`)
 before=
 
 self=$0
@@ -134,9 +137,9 @@ timeout_word() {
 #  - the watchdog, in its process group, sleeps until LIMIT + LATE and then runs `job.sh expire`
 #  - fd 8, when there, is the write end of `ended` a `run` holds this job's life by: only this
 #    shell keeps it (the subshells close theirs)
-#  - at the end: the CPU time the job used (`times`, its children's line, for the engine's
-#    contamination check), the status unless the watchdog wrote one (in place: one write of a few
-#    bytes; on a full disk in the name of an empty file), a byte to wake a wait that reattached;
+#  - at the end: the status unless the watchdog wrote one (in place: a few bytes; on a full disk in
+#    the name of an empty file), followed by the CPU time the job used (`times`, its children's
+#    line, for the engine's contamination check), a byte to wake a wait that reattached;
 #    then the watchdog and whatever the job left running in its process group are ended, and this
 #    shell ends of itself, with status 0 (a shell waiting for it would print "Terminated" otherwise)
 # shellcheck disable=SC2016 # expanded by the job's own sh, not here
@@ -144,10 +147,11 @@ job_main='echo $$ >>pgid && [ -s pgid ] || exit 75
 (exec 8>&-; sleep "$(($1 + $3))" 2>/dev/null || exit 0; exec sh "$4" expire . "$$") &
 (set --; . ./cmd.sh) >stdout 2>stderr </dev/null 8>&-
 rc=$?
-times >times 2>/dev/null
 set -- status-*
 if [ ! -s status ] && [ ! -e "$1" ]; then
-  { echo "$rc" >status; } 2>/dev/null || { rm -f status; : >"status-$rc"; } 2>/dev/null
+  { echo "$rc" && times; } >status 2>/dev/null || { rm -f status; : >"status-$rc"; } 2>/dev/null
+else
+  times >>status 2>/dev/null
 fi
 [ -p ended ] && printf x 1<>ended 2>/dev/null
 trap "" TERM
@@ -199,10 +203,12 @@ prepare() {
   { { [ -d "$dir" ] || mkdir -p "$dir"; } && if [ -n "${served:-}" ]; then printf '%s' "$body" >"$dir/cmd.sh"; else copy_stdin >"$dir/cmd.sh"; fi && : >"$dir/started"; } 2>/dev/null ||
     cannot_start "$dir" 'its files cannot be written'
   # a job folder used before (a retry): what its last attempt left
-  # (a FIFO alone is no leftover: the engine makes it ahead, with the folder)
-  for f in "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/cpu-before" "$dir/cpu-after"; do
+  # (a FIFO alone is no leftover, nor are empty files: the engine makes them ahead, with the folder)
+  # (`started` was emptied above, with the counters of that attempt)
+  for f in "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/cpu-before" "$dir/cpu-after" "$dir/times" "$dir/pgid"; do
     [ -e "$f" ] || continue
-    rm -f "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/cpu-before" "$dir/cpu-after"
+    [ "$f" = "$dir/pgid" ] && [ ! -s "$f" ] && continue
+    rm -f "$dir/status" "$dir"/status-* "$dir"/status.*.tmp "$dir/pgid" "$dir/ended" "$dir/cpu-before" "$dir/cpu-after" "$dir/times"
     break
   done
   # the run is alive: its marker's time of change is its last job's start (builtins: nothing
@@ -265,7 +271,9 @@ run_job() {
   fi
   # read-write: never blocks; the job inherits it and is then the FIFO's writer
   exec 8<>"$dir/ended"
-  snapshot "$dir/cpu-before"
+  # into `started`, which prepare made: no new file (and its time of change is now the start)
+  snap=
+  snapshot >"$dir/started" 2>/dev/null
   before=$snap
   # nobody but the job's own watchdog stops it at its limit: at the limit, not a second later
   launch "$dir" "$limit" 0
@@ -338,26 +346,24 @@ stop() {
   return 0
 }
 
-# Writes the machine's CPU counters to file $1: the `cpu` line of /proc/stat, the load, the online
-# CPUs (counted from the ranges in /sys/devices/system/cpu/online, "0-3,8"); the engine's
-# contamination check reads them around the job. Also sets $snap to the same lines joined by ";",
-# so that `finish` sends them without reading the file again (dash's `read` takes a byte per
-# system call). Builtins only, and only short lines read.
+# Prints the machine's CPU counters: the `cpu` line of /proc/stat, the load, the online CPUs
+# (counted from the ranges in /sys/devices/system/cpu/online, "0-3,8"); the engine's contamination
+# check reads them around the job. Also sets $snap to the same lines joined by ";", so that
+# `finish` sends them without reading them back (dash's `read` takes a byte per system call).
+# Builtins only, and only short lines read. Called with its output redirected, in this shell.
 snapshot() {
   snap=
-  {
-    read -r l </proc/stat && echo "$l" && snap=$l
-    read -r l </proc/loadavg && echo "$l" && snap="$snap${snap:+;}$l"
-    if read -r l </sys/devices/system/cpu/online; then
-      n=0 ifs=$IFS
-      IFS=,
-      for r in $l; do
-        case $r in *-*) n=$((n + ${r#*-} - ${r%-*} + 1)) ;; *) n=$((n + 1)) ;; esac
-      done
-      IFS=$ifs
-      [ "$n" -gt 0 ] && echo "$n" && snap="$snap${snap:+;}$n"
-    fi
-  } >"$1" 2>/dev/null
+  read -r l </proc/stat && echo "$l" && snap=$l
+  read -r l </proc/loadavg && echo "$l" && snap="$snap${snap:+;}$l"
+  if read -r l </sys/devices/system/cpu/online; then
+    n=0 ifs=$IFS
+    IFS=,
+    for r in $l; do
+      case $r in *-*) n=$((n + ${r#*-} - ${r%-*} + 1)) ;; *) n=$((n + 1)) ;; esac
+    done
+    IFS=$ifs
+    [ "$n" -gt 0 ] && echo "$n" && snap="$snap${snap:+;}$n"
+  fi
   return 0
 }
 
@@ -370,20 +376,52 @@ joined() {
   done <"$1"
 }
 
-# Sets $c to $2, a snapshot this shell took (its lines joined), or when that is empty (a wait that
-# reattached, or a snapshot that could not be written) to the lines of file $1 joined.
-in_hand() {
-  c=$2
-  [ -n "$c" ] || joined "$1"
+# Sets $cb and $ca to the CPU counters in DIR/started before and after its line "after" (each
+# part's lines joined by ";"), and $tm to the job's CPU time, the lines of DIR/status after its
+# first; from cpu-before, cpu-after and times when those are there (job.sh before 2026-11-27).
+# Builtins only.
+counters_of() {
+  cb= ca= tm= part=cb
+  if [ -f "$1/started" ]; then
+    while IFS= read -r l || [ -n "$l" ]; do
+      if [ "$l" = after ]; then part=ca; continue; fi
+      if [ $part = cb ]; then cb="$cb${cb:+;}$l"; else ca="$ca${ca:+;}$l"; fi
+    done <"$1/started"
+  fi
+  times_of "$1"
+  [ -n "$cb" ] || { joined "$1/cpu-before" && cb=$c; }
+  [ -n "$ca" ] || { joined "$1/cpu-after" && ca=$c; }
+}
+
+# Sets $tm to the lines of DIR/status after its first, joined by ";" (the job's `times`), or to
+# DIR/times's (job.sh before 2026-11-27). Builtins only.
+times_of() {
+  tm= n=0
+  if [ -f "$1/status" ]; then
+    while IFS= read -r l || [ -n "$l" ]; do
+      n=$((n + 1))
+      [ $n -gt 1 ] && tm="$tm${tm:+;}$l"
+    done <"$1/status"
+  fi
+  [ -n "$tm" ] || { joined "$1/times" && tm=$c; }
 }
 
 finish() {
   dir=$1 nonce=$2 status=$3 keep=$4
-  # the counters at the job's end (a wait that reattached: when it found the end)
-  after=
-  if [ ! -e "$dir/cpu-after" ]; then
-    snapshot "$dir/cpu-after"
-    after=$snap
+  if [ -n "$before" ]; then
+    # a `run`: the counters before are in hand, and nothing has taken those at the end yet
+    cb=$before ca=
+    times_of "$dir"
+  else
+    # a wait: what a `run` or an earlier wait wrote
+    counters_of "$dir"
+  fi
+  # the counters at the job's end (a wait that reattached: when it found the end), after the
+  # ones before in `started` (no new file); a later wait sends the same
+  if [ -z "$ca" ]; then
+    snap=
+    { echo after && snapshot; } >>"$dir/started" 2>/dev/null
+    ca=$snap
   fi
   # both sizes from one wc ("N1 stdout N2 stderr N total"); 0 for a file that is not there or
   # is empty (a step that printed nothing starts no wc)
@@ -402,12 +440,7 @@ finish() {
   send "$dir/stderr" "$err" "$keep" >&2
   # last on stderr: the CPU counters around the job, so the engine needs no round trip of its own
   # to read them; the snapshots this shell took itself are in hand, not read again
-  in_hand "$dir/cpu-before" "$before"
-  counters=$c
-  in_hand "$dir/cpu-after" "$after"
-  counters="$counters|$c"
-  joined "$dir/times"
-  printf '%s+%s|%s\n' "$nonce" "$counters" "$c" >&2
+  printf '%s+%s|%s|%s\n' "$nonce" "$cb" "$ca" "$tm" >&2
   exit 0
 }
 

@@ -43,7 +43,7 @@ export interface DetachedResult {
   counters?: JobCounters
 }
 
-/** The texts of a job's `cpu-before`, `cpu-after` and `times` files (contamination.ts reads them). */
+/** The CPU counters around a job and its CPU time, each part's lines (contamination.ts reads them). */
 export interface JobCounters {
   before: string
   after: string
@@ -498,7 +498,9 @@ export function diskFullMessage(label: string, space: JobSpace, dir: string): st
 
 /** A job's counters read from its folder, for a wait that ended without them on its status line (empty texts when they cannot be read). */
 export async function readJobCounters(session: Session, dir: string): Promise<JobCounters> {
-  const files = ['cpu-before', 'cpu-after', 'times'] as const
+  // `started` (the counters before, a line "after", the counters at the end) and `status` (the exit
+  // code, then `times`); cpu-before, cpu-after and times from job.sh before 2026-11-27
+  const files = ['started', 'status', 'cpu-before', 'cpu-after', 'times'] as const
   const script = files.map((f) => `echo '== ${f}'; while IFS= read -r l; do echo "$l"; done 2>/dev/null <${quoteSh(`${dir}/${f}`)}`).join('; ')
   const result = await session.exec({ script }, { capture: { maxBytes: 8192 }, timeoutMs: 15_000 }).catch(() => undefined)
   const parts = new Map(
@@ -510,7 +512,15 @@ export async function readJobCounters(session: Session, dir: string): Promise<Jo
         return eol < 0 ? ([part, ''] as const) : ([part.slice(0, eol), part.slice(eol + 1)] as const)
       })
   )
-  return { before: parts.get('cpu-before') ?? '', after: parts.get('cpu-after') ?? '', times: parts.get('times') ?? '' }
+  const lines = (name: (typeof files)[number]): string[] => (parts.get(name) ?? '').split('\n').filter((l) => l !== '')
+  const started = lines('started')
+  const at = started.indexOf('after')
+  const joined = (l: string[]): string => l.join('\n')
+  return {
+    before: joined(at < 0 ? started : started.slice(0, at)) || (parts.get('cpu-before') ?? ''),
+    after: (at < 0 ? '' : joined(started.slice(at + 1))) || (parts.get('cpu-after') ?? ''),
+    times: joined(lines('status').slice(1)) || (parts.get('times') ?? '')
+  }
 }
 
 /** Names a job folder may have to be made ahead (job ids, attempts and step ids: letters, digits, `.`, `_`, `-`). */
@@ -519,9 +529,18 @@ const JOB_DIR_NAME = /^[A-Za-z0-9._-]+$/
 const JOB_DIRS_PER_MKDIR = 200
 
 /**
+ * The files job.sh writes for every job, made empty ahead with the folders: a job then creates
+ * only its `status` (whose being there means it ended). A new file is the costly part of a job's
+ * bookkeeping on a file system that allocates inodes slowly (ext4 without a journal scans past
+ * every recently deleted one: several ms per job here, issue 22); truncating one costs little.
+ */
+const JOB_FILES_AHEAD = ['cmd.sh', 'started', 'pgid', 'stdout', 'stderr'] as const
+
+/**
  * Makes the folders of a run's coming jobs under `jobsDir` (`<run dir>/.jobs`), each with its FIFO
- * `ended`, all in one command: job.sh then starts no mkdir and no mkfifo per job. The script goes
- * on stdin (a long run has thousands of folders). Never throws: what is not made here, job.sh makes.
+ * `ended` and its files (JOB_FILES_AHEAD) empty, all in one command: job.sh then starts no mkdir
+ * and no mkfifo per job and makes one file. The script goes on stdin (a long run has thousands of
+ * folders). Never throws: what is not made here, job.sh makes.
  */
 export async function makeJobDirs(session: Session, jobsDir: string, names: readonly string[]): Promise<void> {
   const safe = names.filter((n) => JOB_DIR_NAME.test(n) && n !== '.' && n !== '..')
@@ -529,7 +548,11 @@ export async function makeJobDirs(session: Session, jobsDir: string, names: read
   const lines = [`cd -- ${quoteSh(jobsDir)} || exit 0`]
   for (let i = 0; i < safe.length; i += JOB_DIRS_PER_MKDIR) {
     const chunk = safe.slice(i, i + JOB_DIRS_PER_MKDIR)
-    lines.push(`mkdir -p -- ${chunk.map(quoteSh).join(' ')} 2>/dev/null`, `mkfifo -- ${chunk.map((n) => quoteSh(`${n}/ended`)).join(' ')} 2>/dev/null`)
+    lines.push(
+      `mkdir -p -- ${chunk.map(quoteSh).join(' ')} 2>/dev/null`,
+      `mkfifo -- ${chunk.map((n) => quoteSh(`${n}/ended`)).join(' ')} 2>/dev/null`,
+      `touch -- ${chunk.flatMap((n) => JOB_FILES_AHEAD.map((f) => quoteSh(`${n}/${f}`))).join(' ')} 2>/dev/null`
+    )
   }
   await session.exec({ argv: ['sh'] }, { stdin: `${lines.join('\n')}\nexit 0\n`, timeoutMs: 60_000 }).catch(() => undefined)
 }

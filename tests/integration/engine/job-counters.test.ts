@@ -4,13 +4,13 @@
  * stderr; and a run's job folders (with their FIFOs) are made ahead in one command, which job.sh
  * then uses as they are. Against the harness's real sshd.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BoundedOutput } from '../../../src/main/engine/bounded-output'
 import { cpuSnapshotOf, toolCpuSecondsOf } from '../../../src/main/engine/contamination'
-import { makeJobDirs, runDetached } from '../../../src/main/engine/detached'
+import { makeJobDirs, readJobCounters, runDetached } from '../../../src/main/engine/detached'
 import { scriptsDir } from '../../../src/main/resources'
 import type { SshSession } from '../../../src/main/ssh/session'
 import { startSshd, type SshdServer } from '../../harness/sshd'
@@ -85,17 +85,65 @@ describe('a detached job sends its CPU counters with its output', () => {
     expect([result.status, stdout]).toEqual([9, 'args: 0   \nunset: \n'])
   })
 
-  it('uses the folders and FIFOs made ahead in one command, and makes what was not', async () => {
+  it('uses the folders, FIFOs and files made ahead in one command, and makes what was not', async () => {
     const jobs = path.join(scratch, 'vb-run-host', '.jobs')
     mkdirSync(jobs, { recursive: true })
     await makeJobDirs(session, jobs, ['j0001-a1-run', 'j0002-a1-run', '../escape', 'with space'])
     expect(readdirSync(jobs).sort()).toEqual(['j0001-a1-run', 'j0002-a1-run'])
-    expect(lstatSync(path.join(jobs, 'j0001-a1-run', 'ended')).isFIFO()).toBe(true)
+    const files = ['cmd.sh', 'ended', 'pgid', 'started', 'stderr', 'stdout']
+    expect(readdirSync(path.join(jobs, 'j0002-a1-run')).sort()).toEqual(files)
+    for (const f of files) expect(statSync(path.join(jobs, 'j0002-a1-run', f)).size).toBe(0)
+    const fifo = lstatSync(path.join(jobs, 'j0001-a1-run', 'ended'))
+    expect(fifo.isFIFO()).toBe(true)
     expect(existsSync(path.join(scratch, 'vb-run-host', 'escape'))).toBe(false)
 
     const ahead = await run(path.join(jobs, 'j0001-a1-run'), 'echo ahead')
     const made = await run(path.join(jobs, 'j0003-a1-run'), 'echo made')
     expect([ahead.result.status, ahead.stdout, made.result.status, made.stdout]).toEqual([0, 'ahead\n', 0, 'made\n'])
-    expect(readdirSync(path.join(jobs, 'j0001-a1-run')).sort()).toEqual(['cmd.sh', 'cpu-after', 'cpu-before', 'ended', 'pgid', 'started', 'status', 'stderr', 'stdout', 'times'])
+    // a job makes one file of its own, its status; the empty files made ahead are no leftover of an
+    // earlier attempt (its FIFO is the one made ahead, not made again)
+    for (const dir of ['j0001-a1-run', 'j0003-a1-run']) expect(readdirSync(path.join(jobs, dir)).sort()).toEqual([...files, 'status'].sort())
+    expect(lstatSync(path.join(jobs, 'j0001-a1-run', 'ended')).ino).toBe(fifo.ino)
+  })
+
+  it('keeps the counters in two files (started: before, "after", at the end; status: the exit code, then times), which a later wait sends again', async () => {
+    const dir = path.join(scratch, 'two-files')
+    const { result } = await run(dir, 'exit 3')
+    expect(result.status).toBe(3)
+    const started = readFileSync(path.join(dir, 'started'), 'utf8').split('\n')
+    const after = started.indexOf('after')
+    expect(started[0]).toMatch(/^cpu\s/)
+    expect(started[after + 1]).toMatch(/^cpu\s/)
+    expect(after).toBeGreaterThan(0)
+    const status = readFileSync(path.join(dir, 'status'), 'utf8').split('\n')
+    expect(status[0]).toBe('3')
+    expect(status[1]).toMatch(/^\d+m[\d.]+s \d+m[\d.]+s$/)
+    const sent = result.counters!
+    expect(sent.before).toBe(started.slice(0, after).join('\n'))
+    expect(sent.after).toBe(started.slice(after + 1).filter((l) => l !== '').join('\n'))
+    expect(sent.times).toBe(status.slice(1).filter((l) => l !== '').join('\n'))
+    // the engine's own read of them (when the counters line went missing) gives the same
+    expect(await readJobCounters(session, dir)).toEqual(sent)
+    // a wait that reattached sends the same counters, without taking those at the end again
+    const again = await session.exec({ argv: ['sh', `${scripts}/linux/job.sh`, 'wait', dir, 'VBJOB-again', '30', '1000'] }, { capture: { maxBytes: 65536 } })
+    const line = again.stderr.toString().split('\n').find((l) => l.startsWith('VBJOB-again+'))
+    expect(line).toBe(`VBJOB-again+${sent.before.replaceAll('\n', ';')}|${sent.after.replaceAll('\n', ';')}|${sent.times.replaceAll('\n', ';')}`)
+    expect(readFileSync(path.join(dir, 'started'), 'utf8').split('\n').filter((l) => l === 'after')).toHaveLength(1)
+  })
+
+  it('reads the counters of a job that job.sh before 2026-11-27 ran (cpu-before, cpu-after and times files)', async () => {
+    const dir = path.join(scratch, 'old-layout')
+    mkdirSync(dir)
+    writeFileSync(path.join(dir, 'started'), '')
+    writeFileSync(path.join(dir, 'status'), '0\n')
+    writeFileSync(path.join(dir, 'cpu-before'), 'cpu  10 0 5 100 0 0 0 0 0 0\n0.50 0.40 0.30 1/200 300\n2\n')
+    writeFileSync(path.join(dir, 'cpu-after'), 'cpu  60 0 7 150 0 0 0 0 0 0\n0.60 0.40 0.30 1/201 310\n2\n')
+    writeFileSync(path.join(dir, 'times'), '0m0.00s 0m0.00s\n0m0.45s 0m0.03s\n')
+    const read = await readJobCounters(session, dir)
+    expect(cpuSnapshotOf(read.before, 0)?.ticks.slice(0, 4)).toEqual([10, 0, 5, 100])
+    expect(cpuSnapshotOf(read.after, 0)?.ticks.slice(0, 4)).toEqual([60, 0, 7, 150])
+    expect(toolCpuSecondsOf(read.times)).toBeCloseTo(0.48, 5)
+    const again = await session.exec({ argv: ['sh', `${scripts}/linux/job.sh`, 'wait', dir, 'VBJOB-old', '30', '1000'] }, { capture: { maxBytes: 65536 } })
+    expect(again.stderr.toString()).toContain('VBJOB-old+cpu  10 0 5 100 0 0 0 0 0 0;0.50 0.40 0.30 1/200 300;2|cpu  60 0 7 150 0 0 0 0 0 0;0.60 0.40 0.30 1/201 310;2|0m0.00s 0m0.00s;0m0.45s 0m0.03s\n')
   })
 })
