@@ -288,6 +288,10 @@ run_job() {
   exec 8>&-
   while read -r _ <&7; do :; done
   exec 7<&-
+  # the job's process group once more (a builtin): the job ends its group as it ends, but a
+  # watchdog it started a moment before may still have been forking its sleep then, and that sleep
+  # would stay until the job's limit
+  kill -TERM "-$launched" 2>/dev/null
   read_status "$dir"
   [ -n "$st" ] && finish "$dir" "$nonce" "$st" "$keep"
   # no status: it could not start, or it was killed ("lost"): the rest of its group goes with it
