@@ -224,12 +224,14 @@ async function main(): Promise<void> {
     // server), in blocks taken in turn, so that both see the same machine: this one's speed drifts
     // by 2x over minutes, which moves the figure above from run to run.
     const paired = { server: [] as number[], command: [] as number[] }
+    const pairedBare = { server: [] as number[], command: [] as number[] }
     for (let block = 0; block < PAIRED_BLOCKS; block++) {
       const jobServer = block % 2 === 0
       const blockPlan = ComparisonPlanSchema.parse({ ...plan, tests: [{ id: 'noop', tool: 'dd', params: {} }], repetitions: PAIRED_BLOCK_JOBS / 2 })
       const blockFolder = await RunFolder.create(path.join(scratch, `paired-${block}`), createRunDocument(blockPlan, targets, 'bench'))
       let at = 0
       const costs = jobServer ? paired.server : paired.command
+      const firstBare = bare.length
       await new RunEngine(blockFolder, targets, {
         session: async () => interleaved,
         scriptsDir: scriptsDir(),
@@ -242,10 +244,12 @@ async function main(): Promise<void> {
           if (e.type === 'job-finished') costs.push(performance.now() - at - (bare.at(-1) ?? 0))
         }
       }).execute()
+      ;(jobServer ? pairedBare.server : pairedBare.command).push(...bare.slice(firstBare))
     }
-    // each job less the bare exec timed right before it, as above
-    const serverCost = median(paired.server)
-    const commandCost = median(paired.command)
+    // as above: the median job (less the bare exec timed right before it) less the median bare exec,
+    // each path's own
+    const serverCost = median(paired.server) - median(pairedBare.server)
+    const commandCost = median(paired.command) - median(pairedBare.command)
     console.log(
       `paired, ${PAIRED_BLOCKS} blocks of ${PAIRED_BLOCK_JOBS} jobs taken in turn: engine's own cost per job through the job server ${serverCost.toFixed(2)} ms, ` +
         `with a command each (job.sh run) ${commandCost.toFixed(2)} ms (${(commandCost / serverCost).toFixed(2)}x)`
