@@ -15,7 +15,7 @@
  * job-finished, less that exec). The engine's cost is the median job less the median bare exec.
  *
  * Paired: blocks of jobs through the job server and with a `job.sh run` command each, in turn, so
- * that both see the same machine (whose speed drifts here); each figure as the one above.
+ * that both see the same machine (whose file system's speed drifts here); each figure as the one above.
  *
  * Memory: heap used after a forced GC at 10 %, 50 % and 100 % of the jobs; flat means the
  * growth from 10 % to 100 % is what the run document's jobs themselves take.
@@ -221,8 +221,9 @@ async function main(): Promise<void> {
     if (cost >= GOAL_MS || failed > 0) process.exitCode = 1
 
     // The same jobs through the job server and with a command each (`job.sh run`, as before the
-    // server), in blocks taken in turn, so that both see the same machine: this one's speed drifts
-    // by 2x over minutes, which moves the figure above from run to run.
+    // server), in blocks taken in turn, so that both see the same machine: this one's drifts by 2x
+    // over minutes (its journal-less ext4 makes files more slowly the more were deleted lately, and
+    // tests delete many), which moves the figure above from run to run.
     const paired = { server: [] as number[], command: [] as number[] }
     const pairedBare = { server: [] as number[], command: [] as number[] }
     for (let block = 0; block < PAIRED_BLOCKS; block++) {
