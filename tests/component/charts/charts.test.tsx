@@ -331,9 +331,12 @@ describe('ChartsSection', () => {
     expect(section.querySelectorAll('.charts-how')).toHaveLength(5)
   })
 
-  it('adds the iozone heatmap when the run has iozone samples', () => {
+  it("leaves iozone's grid to the study section's maps, and draws it when the comparison has none of its rows", () => {
     const r = iozoneRun()
-    render(<ChartsSection run={r} comparison={compare(comparisonInputOf(r))} />)
+    const { unmount } = render(<ChartsSection run={r} comparison={compare(comparisonInputOf(r))} />)
+    expect(within(screen.getByRole('region', { name: 'Charts' })).getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).not.toContain('iozone: file size × record size')
+    unmount()
+    render(<ChartsSection run={r} comparison={comparison} />)
     expect(screen.getByRole('heading', { name: 'iozone: file size × record size' })).toBeTruthy()
   })
 

@@ -126,7 +126,7 @@ describe('a detached job sends its CPU counters with its output', () => {
     expect(await readJobCounters(session, dir)).toEqual(sent)
     // a wait that reattached sends the same counters, without taking those at the end again
     const again = await session.exec({ argv: ['sh', `${scripts}/linux/job.sh`, 'wait', dir, 'VBJOB-again', '30', '1000'] }, { capture: { maxBytes: 65536 } })
-    const line = again.stderr.toString().split('\n').find((l) => l.startsWith('VBJOB-again+'))
+    const line = (again.stderr ?? Buffer.alloc(0)).toString().split('\n').find((l) => l.startsWith('VBJOB-again+'))
     expect(line).toBe(`VBJOB-again+${sent.before.replaceAll('\n', ';')}|${sent.after.replaceAll('\n', ';')}|${sent.times.replaceAll('\n', ';')}`)
     expect(readFileSync(path.join(dir, 'started'), 'utf8').split('\n').filter((l) => l === 'after')).toHaveLength(1)
   })
@@ -144,6 +144,6 @@ describe('a detached job sends its CPU counters with its output', () => {
     expect(cpuSnapshotOf(read.after, 0)?.ticks.slice(0, 4)).toEqual([60, 0, 7, 150])
     expect(toolCpuSecondsOf(read.times)).toBeCloseTo(0.48, 5)
     const again = await session.exec({ argv: ['sh', `${scripts}/linux/job.sh`, 'wait', dir, 'VBJOB-old', '30', '1000'] }, { capture: { maxBytes: 65536 } })
-    expect(again.stderr.toString()).toContain('VBJOB-old+cpu  10 0 5 100 0 0 0 0 0 0;0.50 0.40 0.30 1/200 300;2|cpu  60 0 7 150 0 0 0 0 0 0;0.60 0.40 0.30 1/201 310;2|0m0.00s 0m0.00s;0m0.45s 0m0.03s\n')
+    expect((again.stderr ?? Buffer.alloc(0)).toString()).toContain('VBJOB-old+cpu  10 0 5 100 0 0 0 0 0 0;0.50 0.40 0.30 1/200 300;2|cpu  60 0 7 150 0 0 0 0 0 0;0.60 0.40 0.30 1/201 310;2|0m0.00s 0m0.00s;0m0.45s 0m0.03s\n')
   })
 })

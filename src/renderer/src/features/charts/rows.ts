@@ -1,6 +1,7 @@
 import type { Comparison, ComparisonRow, SeriesStats } from '../../../../shared/model/comparison'
 import type { Better, MetricCategory, Unit } from '../../../../shared/model/sample'
 import { metricName } from '../../lib/metric-name'
+import { isSurfaceRow } from '../../../../shared/studies/surface-maps'
 
 /**
  * Shared pieces of the charts' data preparation: how a row is named, and the series of a
@@ -54,10 +55,15 @@ export interface MetricChoice {
   label: string
 }
 
-/** The metrics of a comparison that have at least one value, in the comparison's order. */
+/**
+ * The metrics of a comparison that have at least one value, in the comparison's order; not the
+ * cells of a surface (iozone's file size x record size: hundreds of rows a metric, whose bars and
+ * labels no chart of bars can show), which the study section's heat maps draw.
+ */
 export function metricChoices(comparison: Comparison): MetricChoice[] {
   const byKey = new Map<string, MetricChoice>()
   for (const row of comparison.rows) {
+    if (isSurfaceRow(row)) continue
     const key = [row.testId, row.metric, row.unit, row.better].join('|')
     let choice = byKey.get(key)
     if (!choice) {
