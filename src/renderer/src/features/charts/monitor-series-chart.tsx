@@ -110,7 +110,7 @@ export function monitorSummary(view: MonitorView, measure: { label: string; unit
   const parts = view.sources.map((s) => {
     const values = view.rows.flatMap((r) => (r[s.key] !== undefined ? [r[s.key]!] : []))
     const peak = Math.max(...values)
-    return `${s.name}: ${values.length} seconds, peak ${formatValue(peak, measure.unit)}`
+    return `${s.name}: ${values.length} ${values.length === 1 ? 'second' : 'seconds'}, peak ${formatValue(peak, measure.unit)}`
   })
   return `${measure.label} second by second. ${parts.join('; ')}.`
 }
