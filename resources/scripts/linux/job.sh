@@ -42,8 +42,9 @@
 # "timeout", then the job's CPU time (its shell's `times`). Each job file is a new inode on the
 # target's disk, which costs (ext4 without a journal scans past recently deleted inodes for each),
 # hence these two files with two parts each rather than four (cpu-before, cpu-after and times:
-# job.sh before 2026-11-27, still read). The engine makes DIR and its FIFO ahead, with the run's
-# other jobs' (one command for all: no mkdir or mkfifo per job); job.sh makes what is not there. On
+# job.sh before 2026-11-27, still read). The engine makes DIR, its FIFO and its files but `status`
+# ahead (empty), with the run's other jobs' (one command for all: no mkdir, mkfifo or new file per
+# job but `status`, whose being there means the job ended); job.sh makes what is not there. On
 # a full disk, where even those few bytes cannot be written, the status is kept in the name of an
 # empty file instead, status-<code>, which needs no data block.
 set -u
