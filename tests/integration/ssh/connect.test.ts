@@ -177,6 +177,15 @@ describe('connecting to a real sshd', () => {
 })
 
 /** PIDs of `root` and all its descendants, from /proc. */
+/** Sends `signal` to `pid`, unless it has ended already. */
+function signalIfThere(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err
+  }
+}
+
 async function processTree(root: number): Promise<number[]> {
   const parents = new Map<number, number>()
   for (const entry of await readdir('/proc')) {
@@ -200,9 +209,11 @@ describe('keepalive', () => {
     client.on('error', (e) => errors.push(e.message))
     const closed = new Promise<void>((resolve) => client.once('close', () => resolve()))
     // Freeze the sshd processes this test started (SIGSTOP), so keepalives go unanswered.
+    // (a process of the tree may end between the scan and the signal: sshd's pre-auth child ends
+    // once the login is through, which a loaded machine may put just after the scan)
     const frozen = await processTree(s.pid)
-    cleanups.push(() => frozen.forEach((pid) => process.kill(pid, 'SIGCONT')))
-    frozen.forEach((pid) => process.kill(pid, 'SIGSTOP'))
+    cleanups.push(() => frozen.forEach((pid) => signalIfThere(pid, 'SIGCONT')))
+    frozen.forEach((pid) => signalIfThere(pid, 'SIGSTOP'))
     // the client gives up on its own keepalives (TCP alone would wait minutes; the test's deadline
     // is the bound): no wall-clock bound here, which a loaded machine stretches either way
     await closed
