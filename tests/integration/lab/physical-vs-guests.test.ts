@@ -80,14 +80,17 @@ describe('physical host vs two real guests (cache none, cache writeback)', () =>
       ],
       tests: [
         { pack: 'block-dd', form: 'quick' },
-        { id: 'cpu', tool: 'sysbench', title: 'CPU: sysbench primes', params: { test: 'cpu', timeSeconds: 3 } }
+        // three a side: with two, the verdict's interval (t at 1 degree of freedom is 12.7) reached
+        // past 100 % on a machine loaded by stress-ng as well as the guests, though TCG's CPU is
+        // several times slower (t at 2 degrees is 4.3)
+        { id: 'cpu', tool: 'sysbench', title: 'CPU: sysbench primes', params: { test: 'cpu', timeSeconds: 3 }, repetitions: 3 }
       ],
       repetitions: 2
     })
     const out = path.join(lab.dir, 'run')
     const result = await virtbenchRun([preset, '--out', out, '--data-dir', lab.dataDir, '--accept-new-host-keys'])
     expect(result.status, result.stdout + result.stderr).toBe(0)
-    expect(result.stdout).toContain('Run completed: 18 of 18 jobs succeeded.')
+    expect(result.stdout).toContain('Run completed: 21 of 21 jobs succeeded.')
     // the host key VirtBench accepted for each guest is the image's own (the lab prints it too)
     const fingerprint = hostKeyFingerprint(lab.image)
     for (const g of [none, writeback]) {
@@ -99,7 +102,7 @@ describe('physical host vs two real guests (cache none, cache writeback)', () =>
     // samples for all three
     for (const target of ['phys', 'none', 'writeback']) {
       const jobs = run.jobs.filter((j) => j.target === target)
-      expect(jobs).toHaveLength(6)
+      expect(jobs).toHaveLength(7)
       for (const job of jobs) expect(job.samples.length, `${job.testId} on ${target}`).toBeGreaterThan(0)
     }
     // the guests are real qemu guests, and the host is not one of them
@@ -110,28 +113,28 @@ describe('physical host vs two real guests (cache none, cache writeback)', () =>
     expect(environment.phys?.hostname).not.toBe('vb-guest')
 
     const comparison = compare(comparisonInputOf(run))
-    const cellsOf = (row: ComparisonRow | undefined): Record<string, VariantCell> => {
-      expect(row?.baseline?.n).toBe(2)
+    const cellsOf = (row: ComparisonRow | undefined, n: number): Record<string, VariantCell> => {
+      expect(row?.baseline?.n).toBe(n)
       const cells = Object.fromEntries((row?.cells ?? []).map((c) => [c.variant, c]))
       expect(Object.keys(cells).sort()).toEqual(['none', 'writeback'])
-      for (const cell of Object.values(cells)) expect(cell.stats?.n, cell.variant).toBe(2)
+      for (const cell of Object.values(cells)) expect(cell.stats?.n, cell.variant).toBe(n)
       return cells
     }
     // disk: the cache=none guest's 512 B O_DIRECT writes take longer than the host's
     const latency = comparison.rows.find((r) => r.testId === 'dd-latency' && r.metric === 'dd.lat.mean' && Object.keys(r.labels).length === 0)
-    const lat = cellsOf(latency)
+    const lat = cellsOf(latency, 2)
     expect(lat.none!.stats!.value, 'cache=none guest mean latency vs phys').toBeGreaterThan(latency!.baseline!.value)
     expect(lat.none!.relativePct).toBeLessThan(100)
     expect(lat.none!.overheadPct).toBeGreaterThan(0)
     // CPU: translated instructions cost both guests most of the host's speed; with KVM they run
     // at about the host's
     const cpu = comparison.rows.find((r) => r.testId === 'cpu' && r.metric === 'sysbench.cpu.events')
-    const primes = cellsOf(cpu)
+    const primes = cellsOf(cpu, 3)
     for (const cell of Object.values(primes)) {
       if (none.accel === 'tcg') expect(cell.relativePct, `${cell.variant} CPU under TCG`).toBeLessThan(50)
       else expect(cell.relativePct, `${cell.variant} CPU under KVM`).toBeGreaterThan(50)
       expect(cell.overheadPct, cell.variant).toBeGreaterThan(0)
-      // translated code runs several times slower: even two repetitions a side, on a loaded
+      // translated code runs several times slower: three repetitions a side, on a loaded
       // machine, leave no doubt
       if (none.accel === 'tcg') expect(cell.verdict, `${cell.variant} CPU verdict under TCG`).toBe('slower')
     }
