@@ -1,6 +1,6 @@
 import type { Comparison } from '../../../../shared/model/comparison'
 import type { RunDocument } from '../../../../shared/model/run'
-import { absoluteSurfaces } from '../../../../shared/studies/surface-maps'
+import { hasSurfaces } from '../../../../shared/studies/surface-maps'
 import { iozoneChoices } from './iozone'
 import { latencyData } from './latency'
 import { monitorJobs } from './monitor'
@@ -25,7 +25,7 @@ export function availableCharts(run: RunDocument | undefined, comparison: Compar
     latency: () => latencyData(comparison).groups.length > 0,
     'network-matrix': () => run !== undefined && matrixGrids(run).length > 0,
     monitor: () => run !== undefined && monitorJobs(run).length > 0,
-    iozone: () => run !== undefined && iozoneChoices(run).subtests.length > 0 && absoluteSurfaces(comparison).length === 0
+    iozone: () => run !== undefined && iozoneChoices(run).subtests.length > 0 && !hasSurfaces(comparison)
   }
   return CHART_KINDS.filter((kind) => has[kind]())
 }
