@@ -224,14 +224,14 @@ async function main(): Promise<void> {
     // server), in blocks taken in turn, so that both see the same machine: this one's drifts by 2x
     // over minutes (its journal-less ext4 makes files more slowly the more were deleted lately, and
     // tests delete many), which moves the figure above from run to run.
-    const paired = { server: [] as number[], command: [] as number[] }
-    const pairedBare = { server: [] as number[], command: [] as number[] }
+    /** Per path: each job less the bare exec before it, and those bare execs. */
+    const paired = { server: { jobs: [] as number[], bare: [] as number[] }, command: { jobs: [] as number[], bare: [] as number[] } }
     for (let block = 0; block < PAIRED_BLOCKS; block++) {
       const jobServer = block % 2 === 0
       const blockPlan = ComparisonPlanSchema.parse({ ...plan, tests: [{ id: 'noop', tool: 'dd', params: {} }], repetitions: PAIRED_BLOCK_JOBS / 2 })
       const blockFolder = await RunFolder.create(path.join(scratch, `paired-${block}`), createRunDocument(blockPlan, targets, 'bench'))
       let at = 0
-      const costs = jobServer ? paired.server : paired.command
+      const side = jobServer ? paired.server : paired.command
       const firstBare = bare.length
       await new RunEngine(blockFolder, targets, {
         session: async () => interleaved,
@@ -242,15 +242,16 @@ async function main(): Promise<void> {
         jobServer,
         onEvent: (e) => {
           if (e.type === 'job-started') at = performance.now()
-          if (e.type === 'job-finished') costs.push(performance.now() - at - (bare.at(-1) ?? 0))
+          if (e.type === 'job-finished') side.jobs.push(performance.now() - at - (bare.at(-1) ?? 0))
         }
       }).execute()
-      ;(jobServer ? pairedBare.server : pairedBare.command).push(...bare.slice(firstBare))
+      side.bare.push(...bare.slice(firstBare))
     }
     // as above: the median job (less the bare exec timed right before it) less the median bare exec,
     // each path's own
-    const serverCost = median(paired.server) - median(pairedBare.server)
-    const commandCost = median(paired.command) - median(pairedBare.command)
+    const costOf = (p: { jobs: number[]; bare: number[] }): number => median(p.jobs) - median(p.bare)
+    const serverCost = costOf(paired.server)
+    const commandCost = costOf(paired.command)
     console.log(
       `paired, ${PAIRED_BLOCKS} blocks of ${PAIRED_BLOCK_JOBS} jobs taken in turn: engine's own cost per job through the job server ${serverCost.toFixed(2)} ms, ` +
         `with a command each (job.sh run) ${commandCost.toFixed(2)} ms (${(commandCost / serverCost).toFixed(2)}x)`
