@@ -277,6 +277,27 @@ describe('MonitorSeriesChart time axis', () => {
     expect(await timeTicks(container)).toEqual(['0', '10 s', '20 s', '30 s'])
   })
 
+  it('draws a job of one monitored second as bars of its averages, not a lone point on an axis of milliseconds', () => {
+    const { container } = render(<MonitorSeriesChart run={sampledAt([0])} />)
+    const section = card('Host monitor: guest-visible and host-visible I/O')
+    expect(within(section).getByText(/^The job was monitored for a single interval, too short for a line: each bar is the\s+average over the job's monitored time\.$/)).toBeTruthy()
+    expect(container.querySelectorAll('.recharts-line')).toHaveLength(0)
+    expect(container.querySelectorAll('.recharts-bar-rectangle')).toHaveLength(2)
+    expect(tableRows(within(section).getByRole('table', { name: /average over the job/ }))).toEqual([
+      [`${GUEST} · vda, as the guest sees it`, '55.5 MiB/s', '1.54 s'],
+      ['host · sda, as its physical host sees it', '3.52 MiB/s', '2.00 s']
+    ])
+  })
+
+  it('marks the sample of a source that has a single second among longer ones (a line of one point draws nothing)', async () => {
+    const r = monitoredRun()
+    const job = r.jobs.find((j) => j.id === 'j0002')!
+    job.monitor = job.monitor!.map((m, i) => (i === 0 ? { ...m, series: m.series!.slice(0, 1) } : m))
+    const { container } = render(<MonitorSeriesChart run={r} />)
+    expect(container.querySelectorAll('.recharts-line')).toHaveLength(2)
+    await waitFor(() => expect(container.querySelectorAll('.recharts-line-dots .recharts-dot')).toHaveLength(1), { timeout: 20_000 })
+  })
+
   it('steps by half seconds over a short job, and by 20 s over a long one', async () => {
     const short = render(<MonitorSeriesChart run={sampledAt([0, 1.004, 2.009])} />)
     expect(await timeTicks(short.container)).toEqual(['0', '0.5 s', '1 s', '1.5 s', '2 s'])

@@ -225,7 +225,7 @@ describe('host monitor', () => {
     expect(sources.map((s) => [s.name, s.view])).toEqual([[`${GUEST} · vda, as the guest sees it`, 'measured']])
     expect(defaultMeasure(sources)).toBe('readBytesPerSecond')
     const view = monitorView(sources, 'readBytesPerSecond')
-    expect(view).toEqual({ mode: 'summary', sources, bars: [{ name: sources[0]!.name, value: 58232353.246753246, seconds: 1.54 }] })
+    expect(view).toEqual({ mode: 'summary', why: 'no-series', sources, bars: [{ name: sources[0]!.name, value: 58232353.246753246, seconds: 1.54 }] })
     const write = monitorJobs(run).find((j) => j.key === 'j0008')!.job
     expect(defaultMeasure(monitorSources(run, write))).toBe('writeBytesPerSecond')
   })
@@ -245,6 +245,22 @@ describe('host monitor', () => {
       { at: 1, m0: 14400, m1: 800 },
       { at: 2, m1: 850 }
     ])
+  })
+
+  it('shows a series of one second as the summary bars: a line needs two seconds', () => {
+    const r = monitoredRun()
+    const job = r.jobs.find((j) => j.id === 'j0002')!
+    job.monitor = job.monitor!.map((m) => ({ ...m, series: m.series!.slice(0, 1) }))
+    const sources = monitorSources(r, job)
+    expect(monitorView(sources, 'readIops')).toEqual({
+      mode: 'summary',
+      why: 'one-interval',
+      sources,
+      bars: [
+        { name: sources[0]!.name, value: sources[0]!.activity.readIops, seconds: 1.54 },
+        { name: 'host · sda, as its physical host sees it', value: 900, seconds: 2 }
+      ]
+    })
   })
 })
 

@@ -63,7 +63,7 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
                 stroke={colourOf(sourceColour(s.index))}
                 strokeWidth={2}
                 strokeDasharray={dashOf(sourceColour(s.index))}
-                dot={false}
+                dot={view.rows.filter((r) => r[s.key] !== undefined).length === 1 ? { r: 3 } : false}
                 legendType={markerOf(sourceColour(s.index))}
                 connectNulls
                 isAnimationActive={false}
@@ -85,7 +85,10 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
         )}
       </ChartFigure>
       {view.mode === 'summary' ? (
-        <p className="charts-note">The per-second series was not recorded for this job: each bar is the average over the job&apos;s monitored time.</p>
+        <p className="charts-note">
+          {view.why === 'one-interval' ? 'The job was monitored for a single interval, too short for a line' : 'The per-second series was not recorded for this job'}: each bar is the
+          average over the job&apos;s monitored time.
+        </p>
       ) : null}
     </ChartCard>
   )

@@ -67,30 +67,38 @@ export function monitorSources(run: RunDocument, job: Job): MonitorSource[] {
 
 export type MonitorView =
   | { mode: 'series'; sources: MonitorSource[]; rows: Record<string, number>[] }
-  | { mode: 'summary'; sources: MonitorSource[]; bars: { name: string; value: number; seconds: number }[] }
+  | {
+      mode: 'summary'
+      /** Why there is no line: no per-second series was recorded, or it holds a single second (a line needs two). */
+      why: 'no-series' | 'one-interval'
+      sources: MonitorSource[]
+      bars: { name: string; value: number; seconds: number }[]
+    }
 
 /**
  * Lines over time when every source has its per-second series (rows keyed by `at`, a source's
- * value absent at seconds it has no sample), else one bar per source from the summary.
+ * value absent at seconds it has no sample) over two seconds or more, else one bar per source from
+ * the summary: a job of one monitored second is a point, not a line on an axis of milliseconds.
  */
 export function monitorView(sources: readonly MonitorSource[], measure: MonitorMeasure): MonitorView {
   const everySeries = sources.length > 0 && sources.every((s) => (s.activity.series?.length ?? 0) > 0)
-  if (everySeries) {
-    const byAt = new Map<number, Record<string, number>>()
-    for (const source of sources) {
-      for (const point of source.activity.series!) {
-        const row = byAt.get(point.at) ?? { at: point.at }
-        row[source.key] = point[measure]
-        byAt.set(point.at, row)
-      }
-    }
-    return { mode: 'series', sources: [...sources], rows: [...byAt.values()].sort((a, b) => a.at! - b.at!) }
-  }
-  return {
+  const bars = (why: 'no-series' | 'one-interval'): MonitorView => ({
     mode: 'summary',
+    why,
     sources: [...sources],
     bars: sources.map((s) => ({ name: s.name, value: s.activity[measure], seconds: s.activity.seconds }))
+  })
+  if (!everySeries) return bars('no-series')
+  const byAt = new Map<number, Record<string, number>>()
+  for (const source of sources) {
+    for (const point of source.activity.series!) {
+      const row = byAt.get(point.at) ?? { at: point.at }
+      row[source.key] = point[measure]
+      byAt.set(point.at, row)
+    }
   }
+  if (byAt.size < 2) return bars('one-interval')
+  return { mode: 'series', sources: [...sources], rows: [...byAt.values()].sort((a, b) => a.at! - b.at!) }
 }
 
 /** The direction that moved more bytes in this job (read or write throughput), to show first. */
