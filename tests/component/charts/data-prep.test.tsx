@@ -247,10 +247,11 @@ describe('host monitor', () => {
     ])
   })
 
-  it('shows a series of one second as the summary bars: a line needs two seconds', () => {
+  it('shows devices monitored for one interval each as the summary bars: a line needs two points', () => {
     const r = monitoredRun()
     const job = r.jobs.find((j) => j.id === 'j0002')!
-    job.monitor = job.monitor!.map((m) => ({ ...m, series: m.series!.slice(0, 1) }))
+    // each device's one interval ends at its own time (0.6 s, 0.65 s): still one point each
+    job.monitor = job.monitor!.map((m, i) => ({ ...m, series: [{ ...m.series![0]!, at: [0.6, 0.65][i]! }] }))
     const sources = monitorSources(r, job)
     expect(monitorView(sources, 'readIops')).toEqual({
       mode: 'summary',

@@ -77,8 +77,9 @@ export type MonitorView =
 
 /**
  * Lines over time when every source has its per-second series (rows keyed by `at`, a source's
- * value absent at seconds it has no sample) over two seconds or more, else one bar per source from
- * the summary: a job of one monitored second is a point, not a line on an axis of milliseconds.
+ * value absent at seconds it has no sample) when one of them spans two intervals or more, else one
+ * bar per source from the summary: a job monitored for one interval is a point per device, not a
+ * line on an axis of milliseconds.
  */
 export function monitorView(sources: readonly MonitorSource[], measure: MonitorMeasure): MonitorView {
   const everySeries = sources.length > 0 && sources.every((s) => (s.activity.series?.length ?? 0) > 0)
@@ -89,6 +90,8 @@ export function monitorView(sources: readonly MonitorSource[], measure: MonitorM
     bars: sources.map((s) => ({ name: s.name, value: s.activity[measure], seconds: s.activity.seconds }))
   })
   if (!everySeries) return bars('no-series')
+  // each device a single interval (its point at the interval's end, not at 0): no line to draw
+  if (sources.every((s) => s.activity.series!.length < 2)) return bars('one-interval')
   const byAt = new Map<number, Record<string, number>>()
   for (const source of sources) {
     for (const point of source.activity.series!) {
@@ -97,7 +100,6 @@ export function monitorView(sources: readonly MonitorSource[], measure: MonitorM
       byAt.set(point.at, row)
     }
   }
-  if (byAt.size < 2) return bars('one-interval')
   return { mode: 'series', sources: [...sources], rows: [...byAt.values()].sort((a, b) => a.at! - b.at!) }
 }
 
