@@ -5,6 +5,7 @@ import { compare } from '../../../src/shared/compare'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
 import type { RunDocument } from '../../../src/shared/model/run'
 import {
+  ChartPrintContext,
   ChartsSection,
   ComparisonCharts,
   GroupedBarsChart,
@@ -16,6 +17,7 @@ import {
 } from '../../../src/renderer/src/features/charts'
 import { groupedLoopbackRun, loopbackRun } from '../run-fixture'
 import { iozoneRun, monitoredRun, queuedRun } from './chart-fixtures'
+import { MONITOR_HEIGHT } from '../../../src/renderer/src/features/charts/monitor-series-chart'
 
 const run = loopbackRun()
 const comparison = compare(comparisonInputOf(run))
@@ -296,6 +298,22 @@ describe('MonitorSeriesChart time axis', () => {
     const { container } = render(<MonitorSeriesChart run={r} />)
     expect(container.querySelectorAll('.recharts-line')).toHaveLength(2)
     await waitFor(() => expect(container.querySelectorAll('.recharts-line-dots .recharts-dot')).toHaveLength(1), { timeout: 20_000 })
+  })
+
+  it("keeps the legend's line clear of the time axis in print, where the page is not laid out on screen to measure it", async () => {
+    const { container } = render(
+      <ChartPrintContext.Provider value={{ width: 640 }}>
+        <MonitorSeriesChart run={sampledAt([0, 1, 2, 3])} />
+      </ChartPrintContext.Provider>
+    )
+    await timeTicks(container)
+    const legend = container.querySelector<HTMLElement>('.recharts-legend-wrapper')!
+    expect(legend.style.bottom).toBe('4px')
+    // the seconds' labels (13 px text on their baseline) end above the legend's 24 px line
+    const labels = [...container.querySelectorAll('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')]
+    const lowest = Math.max(...labels.map((t) => Number(t.closest('text')!.getAttribute('y'))))
+    expect(lowest).toBeGreaterThan(MONITOR_HEIGHT / 2)
+    expect(lowest + 13).toBeLessThanOrEqual(MONITOR_HEIGHT - 24)
   })
 
   it('steps by half seconds over a short job, and by 20 s over a long one', async () => {

@@ -4,11 +4,18 @@ import type { RunDocument } from '../../../../shared/model/run'
 import type { Unit } from '../../../../shared/model/sample'
 import { formatValue } from '../../../../shared/format'
 import { linearAxis } from './axis-ticks'
-import { AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, figureCell, GRID_PROPS, LEGEND_PROPS, patternFill, SeriesPatterns, TOOLTIP_PROPS, useSvgId, type DataTableProps } from './chart-parts'
+import { AXIS_PROPS, ChartCard, ChartFigure, ChartSelect, figureCell, GRID_PROPS, LEGEND_PROPS, patternFill, SeriesPatterns, TOOLTIP_PROPS, useChartPrint, useSvgId, type DataTableProps } from './chart-parts'
 import { defaultMeasure, defaultMonitorJob, MONITOR_MEASURES, monitorJobs, monitorSources, monitorView, type MonitorMeasure, type MonitorView } from './monitor'
 import { colourOf, dashOf, markerOf, MARK_STROKE } from './palette'
 
 export const MONITOR_HEIGHT = 260
+
+/**
+ * The legend's line in print. recharts makes room under the time axis for the legend it has
+ * measured on screen; the report page is not laid out on screen (its legend measures 0 px, and
+ * drew over the axis's seconds), so in print the room is set and the legend placed in it.
+ */
+const PRINT_LEGEND_ROOM = 24
 
 /** Series colours for the monitor's sources: not the baseline's grey, the variants' hues. */
 const sourceColour = (index: number): number => index + 1
@@ -22,6 +29,7 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
   const [jobKey, setJobKey] = useState<string | undefined>(job)
   const [measureKey, setMeasureKey] = useState<MonitorMeasure | undefined>(initialMeasure)
   const prefix = useSvgId()
+  const print = useChartPrint()
   const choice = jobs.find((j) => j.key === jobKey) ?? jobs.find((j) => j.key === defaultMonitorJob(run, jobs))
   if (!choice) return null
   const sources = monitorSources(run, choice.job)
@@ -49,12 +57,12 @@ export function MonitorSeriesChart({ run, job, measure: initialMeasure }: { run:
       <SeriesPatterns prefix={prefix} count={sources.length + 1} />
       <ChartFigure name={name} height={MONITOR_HEIGHT} summary={monitorSummary(view, measure)} table={monitorTable(view, measure, name)}>
         {view.mode === 'series' ? (
-          <LineChart data={view.rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
+          <LineChart data={view.rows} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: print ? 4 + PRINT_LEGEND_ROOM : 4, left: 8 }}>
             <CartesianGrid {...GRID_PROPS} />
             <XAxis type="number" dataKey="at" domain={time.domain} ticks={time.ticks} interval={0} tickFormatter={time.format} {...AXIS_PROPS} />
             <YAxis domain={[0, axis.top]} ticks={axis.ticks} interval={0} tickFormatter={axis.format} width={88} {...AXIS_PROPS} />
             <Tooltip {...TOOLTIP_PROPS} cursor={{ stroke: 'var(--border)' }} labelFormatter={(v) => `${String(v)} s`} formatter={(value) => formatValue(Number(value), measure.unit)} />
-            <Legend {...LEGEND_PROPS} />
+            <Legend {...LEGEND_PROPS} {...(print ? { wrapperStyle: { ...LEGEND_PROPS.wrapperStyle, bottom: 4 } } : {})} />
             {view.sources.map((s) => (
               <Line
                 key={s.key}
