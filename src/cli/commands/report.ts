@@ -13,6 +13,7 @@ import { BrowserNotFoundError, findBrowser } from '../../main/report/find-browse
 import { describeRun } from '../../main/tools/describe-run'
 import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { pdfPageCount } from '../../main/report/pdf-info'
+import { judgeSweep, junitOfSweep, reportSweepAcceptance, sweepComparisonInput, sweepComparisonJson, sweepOverheadCsv } from '../sweep-exports'
 import { isSweepFolder, readRun, readSweep, RunFileError, type SweepFolder } from '../../main/store/run-store'
 import type { CliCommand, CliIo } from '../io'
 import { builtRendererDir } from '../renderer-dir'
@@ -28,8 +29,9 @@ export const reportCommand: CliCommand = {
 RUN is a run's folder (as written by virtbench run --out, or in the app's data
 directory) or its run.json, or a sweep's folder (its sweep.json and a run folder
 per step): then the PDF opens with the sweep's table, the CSV has every step's
-rows with the combination's factors, and the JSON holds sweep.json and every step.
-At least one output is needed.
+rows with the combination's factors, the JSON holds sweep.json and every step,
+--comparison and --overhead-csv every combination's rows, and --junit judges each
+combination (a test suite per combination). At least one output is needed.
 
   --pdf FILE           the comparison report: title page, summary with the primary
                        figures, their 95 % intervals and verdicts, one section per test
@@ -159,7 +161,18 @@ async function writeOutputs(values: ReportOutputs, given: string, data: ReportOp
   }
   if (values.csv) await output(values.csv, input.sweep ? sweepCsv({ run: input.run, steps: input.sweep.steps }) : runCsv(input.run), io, 'CSV')
   let criteriaFailed = false
-  if (values.comparison || values['overhead-csv'] || values.junit) {
+  if (input.sweep && (values.comparison || values['overhead-csv'] || values.junit)) {
+    // every combination, as the sweep's table compares it, not only the latest step
+    const combos = sweepComparisonInput(input.run, input.sweep.steps)
+    if (values.comparison) await output(values.comparison, sweepComparisonJson(combos), io, 'Comparison')
+    if (values['overhead-csv']) await output(values['overhead-csv'], sweepOverheadCsv(combos), io, 'Overhead CSV')
+    const verdict = values.junit !== undefined ? judgeSweep(input.run, combos) : undefined
+    if (verdict) {
+      await reportSweepAcceptance(input.run, verdict, values.junit === '-' ? undefined : values.junit, io, { ...(data.redact ? {} : { runDir: dir }), printTo: 'stderr' })
+      if (values.junit === '-') io.stdout(junitOfSweep(input.run, verdict, data.redact ? undefined : dir))
+      criteriaFailed = !verdict.passed
+    }
+  } else if (values.comparison || values['overhead-csv'] || values.junit) {
     const comparison = compare(comparisonInputOf(input.run))
     if (values.comparison) await output(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, io, 'Comparison')
     if (values['overhead-csv']) await output(values['overhead-csv'], overheadCsv(comparison), io, 'Overhead CSV')

@@ -12,10 +12,28 @@ import { sweepCombos } from '../../shared/sweep/sweep-combos'
 import { sweepMatrices, sweepTable } from '../../shared/sweep/sweep-table'
 import type { RunServices, StartedRun } from '../../main/engine/start-run'
 import { runSweep, SWEEP_FILE, type SweepOptions } from '../../main/scenario/sweep-run'
-import { readRun } from '../../main/store/run-store'
+import { readRun, readSweep } from '../../main/store/run-store'
 import type { CliIo } from '../io'
+import { CRITERIA_FAILED_EXIT } from '../acceptance'
+import { judgeSweep, reportSweepAcceptance, sweepComparisonJson, sweepOverheadCsv } from '../sweep-exports'
+import { writeExport } from '../write-export'
 
-export async function runSweepCommand(plan: ComparisonPlan, outDir: string, services: RunServices, io: CliIo, showProgress: (started: StartedRun) => void, opts: SweepOptions = {}): Promise<number> {
+/** The files `virtbench run` was asked to write from the comparison: for a sweep, every combination's. */
+export interface SweepExports {
+  comparison?: string | undefined
+  overheadCsv?: string | undefined
+  junit?: string | undefined
+}
+
+export async function runSweepCommand(
+  plan: ComparisonPlan,
+  outDir: string,
+  services: RunServices,
+  io: CliIo,
+  showProgress: (started: StartedRun) => void,
+  opts: SweepOptions = {},
+  exports: SweepExports = {}
+): Promise<number> {
   const sweep = plan.sweep!
   let current: StartedRun | undefined
   let stopping = false
@@ -39,6 +57,14 @@ export async function runSweepCommand(plan: ComparisonPlan, outDir: string, serv
   if (matrices) io.stdout(`\n${matrices}`)
   results.forEach((r, i) => io.stdout(`step ${r.dir}: ${r.status} in ${r.seconds} s${runs[i]!.error ? `: ${runs[i]!.error}` : ''}\n`))
   const complete = results.length > 0 && results.every((r) => r.status === 'completed') && !stopping && results.length === expandSweep(sweep).length * (sweep.order === 'grouped' ? 1 : plan.repetitions)
+  // every combination's rows and verdict, as the table above compares them
+  const input = { factors: sweptFactors(sweep), combos }
+  if (exports.comparison) await writeExport(exports.comparison, sweepComparisonJson(input), 'Comparison', io)
+  if (exports.overheadCsv) await writeExport(exports.overheadCsv, sweepOverheadCsv(input), 'Overhead CSV', io)
+  const verdict = judgeSweep({ plan }, input)
+  // the sweep's document as virtbench report reads it (its id, name, plan, first start and last end)
+  if (verdict && results.length > 0) await reportSweepAcceptance((await readSweep(outDir)).run(), verdict, exports.junit, io, { runDir: outDir })
   io.stdout(`\nSweep ${complete ? 'completed' : 'stopped'}: ${results.filter((r) => r.status === 'completed').length} of its steps completed.\nSweep record: ${path.join(outDir, SWEEP_FILE)}\n`)
-  return complete ? 0 : 1
+  if (!complete) return 1
+  return verdict && !verdict.passed ? CRITERIA_FAILED_EXIT : 0
 }

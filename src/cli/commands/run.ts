@@ -7,6 +7,7 @@ import { PlanError } from '../../main/engine/planner'
 import { continueRun, startRun, TargetLookupError, type RunServices } from '../../main/engine/start-run'
 import { consentNeeded, runDomainsOf } from '../../main/scenario/run-domains'
 import { runSweepCommand } from './run-sweep'
+import { writeExport } from '../write-export'
 import { firstStepRun, readSweepRecord, sweepFolderOf } from '../../main/scenario/sweep-run'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
 import { beforeJobsWithToolSources } from '../../main/engine/tool-provision'
@@ -32,7 +33,6 @@ import { isPackId } from '../../main/tools/packs'
 import { compare } from '../../shared/compare'
 import { precisionAdvice } from '../../shared/compare/precision'
 import { comparisonExport, overheadCsv } from '../../shared/export/comparison-rows'
-import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { formatPct } from '../../shared/format'
 import { ComparisonPlanSchema, type ComparisonPlan, type ComparisonPlanInput, type CustomTest } from '../../shared/model/plan'
 import type { Job, RunDocument, RunEvent } from '../../shared/model/run'
@@ -95,8 +95,10 @@ Options:
                              put back when the run ends, however it ends (docs/scenarios.md)
   --data-dir DIR             where targets and known hosts are kept (default: the app's folder)
   --junit FILE               the acceptance criteria's verdict as JUnit XML, one test case per
-                             criterion (the preset must have "acceptance" criteria)
-  --comparison FILE          the comparison as JSON when the run ends (as virtbench report --comparison)
+                             criterion (the preset must have "acceptance" criteria); a sweep's
+                             are judged per combination, a test suite each
+  --comparison FILE          the comparison as JSON when the run ends (as virtbench report --comparison);
+                             a sweep's has every combination
   --overhead-csv FILE        the same rows as CSV (as virtbench report --overhead-csv)
   --tool-archive TOOL=FILE   bring a tool from this computer to targets without internet: its source
                              archive (built there with the target's compiler) or a program built for
@@ -240,7 +242,8 @@ export const runCommand: CliCommand = {
         )
       }
       if (plan.sweep && (!resumeDir || sweepDir)) {
-        const sweepExit = await runSweepCommand(plan, sweepDir ?? outDir, services, io, (step) => progress.follow(step.run.jobs), { resume: sweepDir !== undefined })
+        const exports = { comparison: values.comparison, overheadCsv: values['overhead-csv'], junit: values.junit }
+        const sweepExit = await runSweepCommand(plan, sweepDir ?? outDir, services, io, (step) => progress.follow(step.run.jobs), { resume: sweepDir !== undefined }, exports)
         progress.finish()
         return sweepExit
       }
@@ -307,13 +310,6 @@ export const runCommand: CliCommand = {
     if (status !== 'completed' || stopping) return 1
     return acceptance && !acceptance.passed ? CRITERIA_FAILED_EXIT : 0
   }
-}
-
-/** An export for a pipeline, written atomically, readable as any file the user writes. */
-async function writeExport(file: string, text: string, what: string, io: CliIo): Promise<void> {
-  const target = path.resolve(file)
-  await writeFileAtomic(target, text, { fileMode: 0o666 })
-  io.stderr(`${what}: ${target}\n`)
 }
 
 async function checkOutDir(dir: string): Promise<void> {

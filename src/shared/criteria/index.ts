@@ -1,3 +1,3 @@
 export { judgeAcceptance, judgeCriterion, criterionName, type AcceptanceResult, type CriterionResult, type CriterionStatus, type JudgedCell, type Judgement } from './judge'
-export { junitXml, xmlText, type JunitInput } from './junit'
+export { junitSuitesXml, junitXml, xmlText, type JunitInput, type JunitSuite } from './junit'
 export { acceptanceText } from './text'

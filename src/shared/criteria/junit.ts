@@ -59,17 +59,67 @@ function caseXml(result: CriterionResult, className: string): string {
 
 /** The JUnit XML document of an acceptance verdict. */
 export function junitXml(result: AcceptanceResult, input: JunitInput): string {
-  const totals = { tests: result.results.length, failures: result.counts.failed, errors: result.counts.error, skipped: 0 }
+  return junitDocument([suiteOf(result, input)], input.seconds)
+}
+
+/** One suite of a JUnit document: the verdict of one run, or of one combination of a sweep. */
+export interface JunitSuite {
+  input: JunitInput
+  /** The verdict; absent when nothing was measured to judge (`notJudged` says why, as an error). */
+  result?: AcceptanceResult
+  notJudged?: string
+}
+
+/**
+ * A sweep's verdict as JUnit XML: one `<testsuite>` per combination (its criteria as test cases),
+ * and for a combination no step measured one test case in error that says so, so a pipeline never
+ * reads an unmeasured combination as passed.
+ */
+export function junitSuitesXml(suites: readonly JunitSuite[], totalSeconds: number): string {
+  return junitDocument(
+    suites.map((s) =>
+      s.result
+        ? suiteOf(s.result, s.input)
+        : {
+            tests: 1,
+            failures: 0,
+            errors: 1,
+            xml: suiteXml(s.input, { tests: 1, failures: 0, errors: 1 }, `    <testcase${attrs({ classname: s.input.className, name: 'measured', time: seconds(0) })}>\n      <error${attrs({ message: s.notJudged ?? 'not measured', type: 'not-measured' })}>${xmlText(s.notJudged ?? 'not measured')}</error>\n    </testcase>`)
+          }
+    ),
+    totalSeconds
+  )
+}
+
+interface SuitePart {
+  tests: number
+  failures: number
+  errors: number
+  xml: string
+}
+
+function suiteOf(result: AcceptanceResult, input: JunitInput): SuitePart {
+  const totals = { tests: result.results.length, failures: result.counts.failed, errors: result.counts.error }
+  return { ...totals, xml: suiteXml(input, totals, result.results.map((r) => caseXml(r, input.className)).join('\n')) }
+}
+
+function suiteXml(input: JunitInput, totals: { tests: number; failures: number; errors: number }, cases: string): string {
   const properties = Object.entries(input.properties ?? {})
   const props = properties.length > 0 ? `    <properties>\n${properties.map(([name, value]) => `      <property${attrs({ name, value })}/>`).join('\n')}\n    </properties>\n` : ''
-  const cases = result.results.map((r) => caseXml(r, input.className)).join('\n')
   return (
-    `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<testsuites${attrs({ name: 'virtbench acceptance', tests: totals.tests, failures: totals.failures, errors: totals.errors, time: seconds(input.seconds) })}>\n` +
     `  <testsuite${attrs({ name: input.suite, tests: totals.tests, failures: totals.failures, errors: totals.errors, skipped: 0, time: seconds(input.seconds), timestamp: input.timestamp.replace(/\.\d+Z$/, '').replace(/Z$/, ''), hostname: 'virtbench' })}>\n` +
     props +
     (cases ? `${cases}\n` : '') +
-    `  </testsuite>\n` +
+    `  </testsuite>\n`
+  )
+}
+
+function junitDocument(suites: readonly SuitePart[], totalSeconds: number): string {
+  const sum = (key: 'tests' | 'failures' | 'errors'): number => suites.reduce((n, s) => n + s[key], 0)
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    `<testsuites${attrs({ name: 'virtbench acceptance', tests: sum('tests'), failures: sum('failures'), errors: sum('errors'), time: seconds(totalSeconds) })}>\n` +
+    suites.map((s) => s.xml).join('') +
     `</testsuites>\n`
   )
 }

@@ -128,8 +128,13 @@ export const OVERHEAD_CSV_COLUMNS = [
  * and metric, numbers exact, empty where a figure does not exist, text with the formula guard.
  */
 export function overheadCsv(comparison: Comparison): string {
+  return formatCsv([[...OVERHEAD_CSV_COLUMNS], ...overheadCsvRows(comparison)])
+}
+
+/** The overhead CSV's rows without its header: the cells of OVERHEAD_CSV_COLUMNS, one row per variant and metric. */
+export function overheadCsvRows(comparison: Comparison): string[][] {
   const num = (v: number | undefined): string => (v === undefined ? '' : csvNumber(v))
-  const rows = comparisonRows(comparison).map((r) => [
+  return comparisonRows(comparison).map((r) => [
     ...[r.variant, r.test, r.testTitle, r.metric, formatCsvLabels(r.labels), r.unit, r.better, r.comparison].map(guardCsvText),
     r.primary ? 'yes' : 'no',
     r.derived ? 'yes' : 'no',
@@ -145,5 +150,4 @@ export function overheadCsv(comparison: Comparison): string {
     r.verdict,
     guardCsvText(r.flags.join(' '))
   ])
-  return formatCsv([[...OVERHEAD_CSV_COLUMNS], ...rows])
 }

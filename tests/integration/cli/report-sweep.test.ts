@@ -11,6 +11,7 @@ import { createApi } from '../../../src/main/api/handlers'
 import { printWithChromium } from '../../../src/main/report/chromium-printer'
 import { findBrowser } from '../../../src/main/report/find-browser'
 import { runCli } from '../../harness/cli'
+import { checkJunit } from '../../harness/junit-xml'
 import { RENDERER_DIR, ROOT } from '../../harness/paths'
 
 /**
@@ -79,6 +80,46 @@ describe('virtbench report on a sweep', () => {
     }
     expect(squeeze(pdftotext(pdf!, ['-f', '1', '-l', '1']))).toContain('Sweep of guest 1 (test), relative to host A')
   }, 180_000)
+})
+
+describe('virtbench report on a sweep: --comparison, --overhead-csv and --junit take every combination', () => {
+  it("writes each combination's comparison, not only the latest step's, and judges the criteria per combination", async () => {
+    // the sweep with a criterion in its plan: fio's random read at least 120 % of the host. Known
+    // from the sweep's table: only cache=none, io=io_uring (167 %, interval 134 % to 210 %) passes
+    const copy = path.join(dir, 'with-criteria')
+    cpSync(SWEEP, copy, { recursive: true })
+    const record = JSON.parse(readFileSync(path.join(copy, 'sweep.json'), 'utf8')) as { plan: Record<string, unknown> }
+    record.plan.acceptance = { criteria: [{ name: 'random read at least 120 %', scope: { metric: 'fio.read.iops' }, atLeastPct: 120 }] }
+    writeFileSync(path.join(copy, 'sweep.json'), JSON.stringify(record, null, 2))
+    const [comparison, junit] = ['c.json', 'j.xml'].map((f) => path.join(dir, f))
+    const result = await runCli(['report', copy, '--comparison', comparison!, '--overhead-csv', '-', '--junit', junit!])
+    // 4: written, and a criterion failed
+    expect(result.status, result.stderr).toBe(4)
+
+    const doc = JSON.parse(readFileSync(comparison!, 'utf8')) as { kind: string; combinations: { combination: string; comparison: { rows: { metric: string; verdict: string }[] } }[] }
+    expect(doc.kind).toBe('virtbench-sweep-comparison')
+    expect(doc.combinations.map((c) => [c.combination, c.comparison.rows.find((r) => r.metric === 'fio.read.iops')!.verdict])).toEqual([
+      ['cache=none, io=threads', 'inconclusive'],
+      ['cache=none, io=io_uring', 'faster'],
+      ['cache=writeback, io=threads', 'inconclusive'],
+      ['cache=writeback, io=io_uring', 'inconclusive']
+    ])
+    const [header, ...rows] = parseCsv(result.stdout)
+    expect(header!.slice(0, 4)).toEqual(['combination', 'factor_cache', 'factor_io', 'variant'])
+    expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(doc.combinations.map((c) => c.combination)))
+
+    const xml = readFileSync(junit!, 'utf8')
+    const { problems, root } = checkJunit(xml)
+    expect(problems).toEqual([])
+    expect(root.children.map((s) => [s.attributes.name, s.attributes.failures])).toEqual([
+      ['cache x io sweep · cache=none, io=threads', '1'],
+      ['cache x io sweep · cache=none, io=io_uring', '0'],
+      ['cache x io sweep · cache=writeback, io=threads', '1'],
+      ['cache x io sweep · cache=writeback, io=io_uring', '1']
+    ])
+    expect(result.stderr).toContain('Acceptance of the sweep: FAILED (1 of 4 combinations passed)')
+    expect(result.stderr).toContain('cache=none, io=io_uring: Acceptance: PASSED (1 of 1 criterion passed)')
+  }, 60_000)
 })
 
 describe('runs:report on a sweep in the app’s data folder', () => {

@@ -6,7 +6,7 @@
  * the file's own (useTestDomain, test-domain.ts): the physical host and the guest are this
  * computer, every define, restart and XML is libvirt's.
  */
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runSweepCommand } from '../../../src/cli/commands/run-sweep'
@@ -22,6 +22,8 @@ import { readRun, readSweep } from '../../../src/main/store/run-store'
 import { ComparisonPlanSchema, type ComparisonPlan } from '../../../src/shared/model/plan'
 import type { RunEvent } from '../../../src/shared/model/run'
 import { TargetSchema } from '../../../src/shared/model/target'
+import { parseCsv } from '../../../src/shared/export/csv'
+import { checkJunit } from '../../harness/junit-xml'
 import { useTestDomain, vdaOnlyDomainXml } from './test-domain'
 import type { TestLibvirtd } from './test-libvirtd'
 
@@ -61,8 +63,9 @@ function services(): RunServices {
   }
 }
 
-function plan(): ComparisonPlan {
+function plan(extra: Record<string, unknown> = {}): ComparisonPlan {
   return ComparisonPlanSchema.parse({
+    ...extra,
     name: 'sweep stop',
     baseline: { target: 'kvm-host' },
     variants: [],
@@ -103,10 +106,26 @@ describe('a sweep that ends between two steps', () => {
     const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => out.push(t), env: {}, interrupted: new Promise((resolve) => (interrupt = resolve)) }
     const from = events.length
     // Ctrl+C once the first step's run has ended: after it kept the domain for the next step, before that step starts
-    const code = await runSweepCommand(plan(), dir, services(), io, (started: StartedRun) => void started.done.then(() => interrupt('interrupted')))
+    const exports = { comparison: path.join(scratch, 'cli-comparison.json'), overheadCsv: path.join(scratch, 'cli-overhead.csv'), junit: path.join(scratch, 'cli-junit.xml') }
+    const gated = plan({ acceptance: { criteria: [{ name: 'dd at least 1 %', atLeastPct: 1, inconclusive: 'pass' }] } })
+    const code = await runSweepCommand(gated, dir, services(), io, (started: StartedRun) => void started.done.then(() => interrupt('interrupted')), {}, exports)
     expect(code).toBe(1)
     expect(out.join('')).toMatch(/stopping the sweep/)
     expect(out.join('')).toMatch(/Sweep stopped: 1 of its steps completed/)
+    // what was asked is written, for the combination measured; the one never measured says so
+    const comparison = JSON.parse(readFileSync(exports.comparison, 'utf8')) as { combinations: { combination: string; comparison: { rows: unknown[] } | null }[] }
+    expect(comparison.combinations.map((c) => [c.combination, c.comparison === null ? 'none' : c.comparison.rows.length > 0])).toEqual([
+      ['io=threads', true],
+      ['io=io_uring', 'none']
+    ])
+    expect(new Set(parseCsv(readFileSync(exports.overheadCsv, 'utf8')).slice(1).map((r) => r[0]))).toEqual(new Set(['io=threads']))
+    const junit = checkJunit(readFileSync(exports.junit, 'utf8'))
+    expect(junit.problems).toEqual([])
+    expect(junit.root.children.map((suite) => [suite.attributes.name, suite.attributes.failures, suite.attributes.errors])).toEqual([
+      ['sweep stop · io=threads', '0', '0'],
+      ['sweep stop · io=io_uring', '0', '1']
+    ])
+    expect(out.join('')).toContain('Acceptance of the sweep: FAILED (1 of 2 combinations passed; 1 not measured)')
     expect(libvirt.virsh('dumpxml', '--inactive', DOMAIN)).toBe(inactive)
     expect(liveXml()).toBe(live)
     await expectPutBackAfterFirstStep(dir, from)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { compare } from '../../../../src/shared/compare'
-import { acceptanceText, judgeAcceptance, junitXml, xmlText } from '../../../../src/shared/criteria'
+import { acceptanceText, judgeAcceptance, junitSuitesXml, junitXml, xmlText } from '../../../../src/shared/criteria'
 import { AcceptanceSchema } from '../../../../src/shared/model/criteria'
 import { checkJunit, parseXml } from '../../../harness/junit-xml'
 import { factsOf, repetitions } from '../compare/build-input'
@@ -69,6 +69,32 @@ describe('junitXml', () => {
     expect(() => parseXml('<testsuites><testsuite></testsuites>')).toThrow()
     const lying = junitXml(result(), INPUT).replace('failures="1" errors="1" skipped', 'failures="0" errors="1" skipped')
     expect(checkJunit(lying).problems).toContain('testsuite 1: failures="0" but 1 failed')
+  })
+})
+
+describe('junitSuitesXml (a sweep: a suite per combination)', () => {
+  it('sums every suite into the document, and gives a combination nothing measured a test case in error', () => {
+    const xml = junitSuitesXml(
+      [
+        { input: { ...INPUT, suite: 'release gate · cache=none' }, result: result() },
+        { input: { ...INPUT, suite: 'release gate · cache=writeback' }, notJudged: 'cache=writeback was not measured: the sweep ended before any step of it completed' }
+      ],
+      61
+    )
+    const { problems, root, cases } = checkJunit(xml)
+    expect(problems).toEqual([])
+    expect(root.attributes).toMatchObject({ tests: '4', failures: '1', errors: '2', time: '61.000' })
+    expect(root.children.map((s) => [s.attributes.name, s.attributes.tests, s.attributes.failures, s.attributes.errors])).toEqual([
+      ['release gate · cache=none', '3', '1', '1'],
+      ['release gate · cache=writeback', '1', '0', '1']
+    ])
+    const unmeasured = cases.at(-1)!
+    expect(unmeasured.attributes.name).toBe('measured')
+    expect(unmeasured.children.map((c) => [c.name, c.attributes.type, c.attributes.message])).toEqual([
+      ['error', 'not-measured', 'cache=writeback was not measured: the sweep ended before any step of it completed']
+    ])
+    // one run's document is the same with either writer
+    expect(junitSuitesXml([{ input: INPUT, result: result() }], INPUT.seconds)).toBe(junitXml(result(), INPUT))
   })
 })
 
