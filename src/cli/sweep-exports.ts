@@ -6,17 +6,10 @@
 import path from 'node:path'
 import { writeFileAtomic } from '../main/fs/atomic-file'
 import { acceptanceText, judgeAcceptance, junitSuitesXml, type AcceptanceResult } from '../shared/criteria'
-import { sweepComparisonExport, sweepOverheadCsv, type SweepComparisonInput } from '../shared/export/sweep-comparison'
+import { sweepComparisonExport, sweepComparisonInput, sweepOverheadCsv, type SweepComparisonInput } from '../shared/export/sweep-comparison'
 import type { RunDocument } from '../shared/model/run'
-import { sweptFactors } from '../shared/sweep/expand'
-import { sweepCombos } from '../shared/sweep/sweep-combos'
 
-/** A sweep's combinations with their comparisons, from its document (plan, name) and its steps' runs. */
-export function sweepComparisonInput(run: Pick<RunDocument, 'plan'>, steps: readonly { label: string; run?: RunDocument }[]): SweepComparisonInput {
-  const sweep = run.plan.sweep
-  if (!sweep) throw new Error('not a sweep: its plan has no sweep')
-  return { factors: sweptFactors(sweep), combos: sweepCombos(sweep, steps) }
-}
+export { sweepComparisonInput }
 
 export const sweepComparisonJson = (input: SweepComparisonInput): string => `${JSON.stringify(sweepComparisonExport(input), null, 2)}\n`
 export { sweepOverheadCsv }

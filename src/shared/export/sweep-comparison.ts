@@ -3,6 +3,9 @@
  * against the baseline measured in the same steps, as `sweepCombos` makes them for the sweep's
  * table; not only the latest step's. Pure.
  */
+import type { RunDocument } from '../model/run'
+import { sweptFactors } from '../sweep/expand'
+import { sweepCombos } from '../sweep/sweep-combos'
 import type { SweepTableInput } from '../sweep/sweep-table'
 import { comparisonExport, overheadCsvRows, OVERHEAD_CSV_COLUMNS, type ComparisonExport } from './comparison-rows'
 import { formatCsv, guardCsvText } from './csv'
@@ -14,6 +17,13 @@ export interface SweepComparisonInput {
   /** The swept factors in the sweep's order (`cache`, `io`). */
   factors: readonly string[]
   combos: SweepTableInput['combos']
+}
+
+/** A sweep's combinations with their comparisons, from its document (its plan) and its steps' runs. */
+export function sweepComparisonInput(run: Pick<RunDocument, 'plan' | 'name'>, steps: readonly { label: string; run?: RunDocument }[]): SweepComparisonInput {
+  const sweep = run.plan.sweep
+  if (!sweep) throw new Error(`${run.name} is not a sweep: its plan has no sweep`)
+  return { factors: sweptFactors(sweep), combos: sweepCombos(sweep, steps) }
 }
 
 export interface SweepComparisonExport {

@@ -49,6 +49,23 @@ describe('exporting a sweep from the app', () => {
     expect(screen.getByRole('status').textContent).toMatch(/one measured value per row, of 4 steps\.$/)
   })
 
+  it('saves the overhead CSV of every combination, each against the baseline of its own step', async () => {
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Save overhead CSV' }))
+    await waitFor(() => expect(blobs).toHaveLength(1))
+    const [header, ...rows] = parseCsv(await blobs[0]!.text())
+    expect(header!.slice(0, 4)).toEqual(['combination', 'factor_cache', 'factor_io', 'variant'])
+    const metric = header!.indexOf('metric')
+    const verdict = header!.indexOf('verdict')
+    // the sweep table's fio verdicts: only cache=none, io=io_uring read faster (167 %)
+    expect(rows.filter((r) => r[metric] === 'fio.read.iops').map((r) => `${r[0]}: ${r[verdict]}`)).toEqual([
+      'cache=none, io=threads: inconclusive',
+      'cache=none, io=io_uring: faster',
+      'cache=writeback, io=threads: inconclusive',
+      'cache=writeback, io=io_uring: inconclusive'
+    ])
+    expect(screen.getByRole('status').textContent).toMatch(/^Saved .*-overhead\.csv: one row per combination, variant and figure/)
+  })
+
   it('saves a JSON with sweep.json’s record and every step’s run', async () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Save JSON' }))
     await waitFor(() => expect(blobs).toHaveLength(1))

@@ -6,12 +6,11 @@
  */
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { sweepComparisonInput } from '../../../../src/cli/sweep-exports'
 import { readSweep, type SweepFolder } from '../../../../src/main/store/run-store'
 import { compare } from '../../../../src/shared/compare'
 import { comparisonExport, overheadCsvRows, OVERHEAD_CSV_COLUMNS } from '../../../../src/shared/export/comparison-rows'
 import { parseCsv } from '../../../../src/shared/export/csv'
-import { sweepComparisonExport, sweepOverheadCsv } from '../../../../src/shared/export/sweep-comparison'
+import { sweepComparisonExport, sweepComparisonInput, sweepOverheadCsv } from '../../../../src/shared/export/sweep-comparison'
 import { comparisonInputOf } from '../../../../src/shared/run-comparison'
 
 const DIR = path.join(__dirname, '../../../fixtures/runs/sweep-cache-io')

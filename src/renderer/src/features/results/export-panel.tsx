@@ -1,10 +1,15 @@
 import { useId, useState, type ReactElement } from 'react'
 import type { InvokeResponse } from '../../../../shared/contract'
 import type { RunDocument } from '../../../../shared/model/run'
+import { compare } from '../../../../shared/compare'
+import { overheadCsv } from '../../../../shared/export/comparison-rows'
 import { runCsv, sweepCsv } from '../../../../shared/export/csv'
+import { redactRun } from '../../../../shared/export/redact'
+import { sweepComparisonInput, sweepOverheadCsv } from '../../../../shared/export/sweep-comparison'
 import { sweepJson } from '../../../../shared/export/sweep-json'
 import { PAPER_MM, PAPER_SIZES, reportFileStem, type PaperSize, type ReportOptions } from '../../../../shared/report'
 import { reportInputOf } from '../../../../shared/report-input'
+import { comparisonInputOf } from '../../../../shared/run-comparison'
 import { useAppStore } from '../../store'
 import { apiMessage } from '../../lib/api-message'
 import { downloadBlob } from '../../lib/download'
@@ -25,8 +30,8 @@ type Status = { kind: 'busy' | 'done' | 'error'; text: string } | undefined
 
 /**
  * Export a run: the PDF comparison report (printed by main from the same page `virtbench report`
- * prints), tidy CSV and the run document as JSON, each with host names and addresses left out
- * when asked (docs/export.md).
+ * prints), tidy CSV, the overhead table as CSV and the run document as JSON, each with host names
+ * and addresses left out when asked (docs/export.md).
  */
 export function ExportPanel({ run, printable = true }: { run: RunDocument; printable?: boolean }): ReactElement {
   const api = useAppStore((s) => s.api)
@@ -61,11 +66,17 @@ export function ExportPanel({ run, printable = true }: { run: RunDocument; print
     const got = await api.invoke('runs:sweep', { id: run.id })
     return got.sweep ? got : undefined
   }
-  const save = async (kind: 'csv' | 'json'): Promise<void> => {
-    const name = `${stem}${redact ? '-redacted' : ''}.${kind}`
+  const save = async (kind: 'csv' | 'overhead' | 'json'): Promise<void> => {
+    const name = `${stem}${kind === 'overhead' ? '-overhead' : ''}${redact ? '-redacted' : ''}.${kind === 'json' ? 'json' : 'csv'}`
     try {
       const sweep = await sweepSteps()
-      if (kind === 'csv') {
+      if (kind === 'overhead') {
+        // the overhead table for a spreadsheet, as virtbench report --overhead-csv writes it; a sweep's every combination
+        const steps = sweep?.steps.map((s) => ({ label: s.label, ...(s.run ? { run: redact ? redactRun(s.run).run : s.run } : {}) }))
+        const text = sweep && steps ? sweepOverheadCsv(sweepComparisonInput(run, steps)) : overheadCsv(compare(comparisonInputOf(exported())))
+        downloadBlob(name, new Blob([text], { type: 'text/csv' }))
+        setStatus({ kind: 'done', text: `Saved ${name}: one row per ${sweep ? 'combination, ' : ''}variant and figure, with the baseline, the relative %, its 95 % interval and the verdict.` })
+      } else if (kind === 'csv') {
         downloadBlob(name, new Blob([sweep ? sweepCsv({ run, steps: sweep.steps }, { redact }) : runCsv(exported())], { type: 'text/csv' }))
         setStatus({ kind: 'done', text: `Saved ${name}: one measured value per row${sweep ? `, of ${sweep.steps.length} steps` : ''}.` })
       } else {
@@ -79,6 +90,7 @@ export function ExportPanel({ run, printable = true }: { run: RunDocument; print
   }
   const saveCsv = (): void => void save('csv')
   const saveJson = (): void => void save('json')
+  const saveOverhead = (): void => void save('overhead')
 
   return (
     <section className="card export-panel" aria-labelledby={`${id}-title`}>
@@ -111,6 +123,9 @@ export function ExportPanel({ run, printable = true }: { run: RunDocument; print
         ) : null}
         <button type="button" className="button" disabled={busy} onClick={saveCsv}>
           Save CSV
+        </button>
+        <button type="button" className="button" disabled={busy} onClick={saveOverhead} title="One row per variant and figure: the baseline, the value, the relative %, its 95 % interval, n and the verdict (for a spreadsheet)">
+          Save overhead CSV
         </button>
         <button type="button" className="button" disabled={busy} onClick={saveJson}>
           Save JSON

@@ -1,0 +1,58 @@
+/**
+ * The app's Export of a run of its own (features/results/export-panel.tsx): the overhead CSV is the
+ * comparison the results table shows, as `virtbench report --overhead-csv` writes it, and redacted
+ * it names no machine (the recorded loopback run, tests/fixtures/runs/loopback-quick).
+ */
+import { render, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ExportPanel } from '../../../src/renderer/src/features/results/export-panel'
+import { compare } from '../../../src/shared/compare'
+import { overheadCsv } from '../../../src/shared/export/comparison-rows'
+import { findUnredacted, redactRun } from '../../../src/shared/export/redact'
+import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import { fakeApi } from '../fake-api'
+import { loopbackRun } from '../run-fixture'
+import { resetStore } from '../runs/helpers'
+
+const run = loopbackRun()
+let blobs: Blob[]
+let click: ReturnType<typeof vi.spyOn>
+
+beforeEach(() => {
+  blobs = []
+  Object.assign(URL, {
+    createObjectURL: vi.fn((blob: Blob) => {
+      blobs.push(blob)
+      return 'blob:virtbench/run'
+    }),
+    revokeObjectURL: vi.fn()
+  })
+  click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined)
+  resetStore(fakeApi({}))
+  render(<ExportPanel run={run} />)
+})
+afterEach(() => click.mockRestore())
+
+describe('exporting the overhead table of a run from the app', () => {
+  it('saves the comparison the results show, one row per variant and figure', async () => {
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Save overhead CSV' }))
+    await waitFor(() => expect(blobs).toHaveLength(1))
+    expect(await blobs[0]!.text()).toBe(overheadCsv(compare(comparisonInputOf(run))))
+    expect(screen.getByRole('status').textContent).toMatch(/^Saved virtbench-.*-overhead\.csv: one row per variant and figure, with the baseline, the relative %, its 95 % interval and the verdict\.$/)
+  })
+
+  it('redacted, names no machine of the run', async () => {
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('checkbox', { name: /Leave out host names/ }))
+    await user.click(screen.getByRole('button', { name: 'Save overhead CSV' }))
+    await waitFor(() => expect(blobs).toHaveLength(1))
+    const text = await blobs[0]!.text()
+    expect(text).toBe(overheadCsv(compare(comparisonInputOf(redactRun(run).run))))
+    expect(findUnredacted(text, run)).toEqual([])
+    // the guest by its role's pseudonym, as in the redacted PDF
+    expect(text).toContain('\nguest 1 (cache=none),')
+    expect(text).not.toContain('\nguest (cache=none),')
+    expect(screen.getByRole('status').textContent).toMatch(/-overhead-redacted\.csv:/)
+  })
+})
