@@ -24,19 +24,30 @@ export function judgeRun(run: RunDocument, comparison: Comparison): AcceptanceRe
   return run.plan.acceptance ? judgeAcceptance(run.plan.acceptance, comparison) : undefined
 }
 
+/** An acceptance verdict as the CLI gives it: passed or not, its text, and its JUnit document. */
+export interface Verdict {
+  passed: boolean
+  text: string
+  junit(runDir?: string): string
+}
+
 /** Prints the verdict (on stdout, or stderr where stdout carries data) and writes the JUnit file when asked. */
-export async function reportAcceptance(
-  run: RunDocument,
-  result: AcceptanceResult,
-  junitFile: string | undefined,
-  io: CliIo,
-  options: { runDir?: string; printTo?: 'stdout' | 'stderr' } = {}
-): Promise<void> {
-  io[options.printTo ?? 'stdout'](`\n${acceptanceText(result)}`)
+export async function reportVerdict(verdict: Verdict, junitFile: string | undefined, io: Pick<CliIo, 'stdout' | 'stderr'>, options: { runDir?: string; printTo?: 'stdout' | 'stderr' } = {}): Promise<void> {
+  io[options.printTo ?? 'stdout'](`\n${verdict.text}`)
   if (!junitFile) return
   const file = path.resolve(junitFile)
-  await writeFileAtomic(file, junitOf(run, result, options.runDir), { fileMode: 0o666 })
+  await writeFileAtomic(file, verdict.junit(options.runDir), { fileMode: 0o666 })
   io.stderr(`JUnit: ${file}\n`)
+}
+
+/** A run's verdict: its text, and its JUnit document (one suite, a test case per criterion). */
+export function runVerdict(run: RunDocument, result: AcceptanceResult): Verdict {
+  return { passed: result.passed, text: acceptanceText(result), junit: (runDir) => junitOf(run, result, runDir) }
+}
+
+/** A run's verdict printed, and its JUnit file written when asked. */
+export async function reportAcceptance(run: RunDocument, result: AcceptanceResult, junitFile: string | undefined, io: CliIo, options: { runDir?: string; printTo?: 'stdout' | 'stderr' } = {}): Promise<void> {
+  await reportVerdict(runVerdict(run, result), junitFile, io, options)
 }
 
 /** The JUnit XML of a run's acceptance verdict. */

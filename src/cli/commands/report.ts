@@ -1,11 +1,8 @@
 import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { compare } from '../../shared/compare'
-import { comparisonExport, overheadCsv } from '../../shared/export/comparison-rows'
 import { runCsv, sweepCsv } from '../../shared/export/csv'
 import { sweepJson } from '../../shared/export/sweep-json'
-import { comparisonInputOf } from '../../shared/run-comparison'
 import { reportInputOf } from '../../shared/report-input'
 import { PAPER_SIZES, ReportOptionsSchema, type PaperSize, type ReportOptions } from '../../shared/report'
 import { ReportPrintError, startChromiumPrinter, type ChromiumPrinter } from '../../main/report/chromium-printer'
@@ -13,12 +10,12 @@ import { BrowserNotFoundError, findBrowser } from '../../main/report/find-browse
 import { describeRun } from '../../main/tools/describe-run'
 import { writeFileAtomic } from '../../main/fs/atomic-file'
 import { pdfPageCount } from '../../main/report/pdf-info'
-import { judgeSweep, junitOfSweep, reportSweepAcceptance, sweepComparisonInput, sweepComparisonJson, sweepOverheadCsv } from '../sweep-exports'
+import { runOutputs, sweepOutputs } from '../comparison-outputs'
 import { isSweepFolder, readRun, readSweep, RunFileError, type SweepFolder } from '../../main/store/run-store'
 import type { CliCommand, CliIo } from '../io'
 import { builtRendererDir } from '../renderer-dir'
 import { UsageError } from '../usage-error'
-import { judgeRun, junitOf, reportAcceptance, REPORT_CRITERIA_FAILED_EXIT, requireCriteria } from '../acceptance'
+import { REPORT_CRITERIA_FAILED_EXIT, reportVerdict, requireCriteria } from '../acceptance'
 
 
 export const reportCommand: CliCommand = {
@@ -161,26 +158,17 @@ async function writeOutputs(values: ReportOutputs, given: string, data: ReportOp
   }
   if (values.csv) await output(values.csv, input.sweep ? sweepCsv({ run: input.run, steps: input.sweep.steps }) : runCsv(input.run), io, 'CSV')
   let criteriaFailed = false
-  if (input.sweep && (values.comparison || values['overhead-csv'] || values.junit)) {
-    // every combination, as the sweep's table compares it, not only the latest step
-    const combos = sweepComparisonInput(input.run, input.sweep.steps)
-    if (values.comparison) await output(values.comparison, sweepComparisonJson(combos), io, 'Comparison')
-    if (values['overhead-csv']) await output(values['overhead-csv'], sweepOverheadCsv(combos), io, 'Overhead CSV')
-    const verdict = values.junit !== undefined ? judgeSweep(input.run, combos) : undefined
+  if (values.comparison || values['overhead-csv'] || values.junit) {
+    // a sweep's every combination, as its table compares them, not only the latest step
+    const outputs = input.sweep ? sweepOutputs(input.run, input.sweep.steps) : runOutputs(input.run)
+    if (values.comparison) await output(values.comparison, outputs.comparisonJson(), io, 'Comparison')
+    if (values['overhead-csv']) await output(values['overhead-csv'], outputs.overheadCsv(), io, 'Overhead CSV')
+    const verdict = values.junit !== undefined ? outputs.verdict() : undefined
     if (verdict) {
-      await reportSweepAcceptance(input.run, verdict, values.junit === '-' ? undefined : values.junit, io, { ...(data.redact ? {} : { runDir: dir }), printTo: 'stderr' })
-      if (values.junit === '-') io.stdout(junitOfSweep(input.run, verdict, data.redact ? undefined : dir))
+      const runDir = data.redact ? undefined : dir
+      await reportVerdict(verdict, values.junit === '-' ? undefined : values.junit, io, { ...(runDir ? { runDir } : {}), printTo: 'stderr' })
+      if (values.junit === '-') io.stdout(verdict.junit(runDir))
       criteriaFailed = !verdict.passed
-    }
-  } else if (values.comparison || values['overhead-csv'] || values.junit) {
-    const comparison = compare(comparisonInputOf(input.run))
-    if (values.comparison) await output(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, io, 'Comparison')
-    if (values['overhead-csv']) await output(values['overhead-csv'], overheadCsv(comparison), io, 'Overhead CSV')
-    const acceptance = values.junit !== undefined ? judgeRun(input.run, comparison) : undefined
-    if (acceptance) {
-      await reportAcceptance(input.run, acceptance, values.junit === '-' ? undefined : values.junit, io, { ...(data.redact ? {} : { runDir: dir }), printTo: 'stderr' })
-      if (values.junit === '-') io.stdout(junitOf(input.run, acceptance, data.redact ? undefined : dir))
-      criteriaFailed = !acceptance.passed
     }
   }
   if (!values.pdf) return criteriaFailed ? REPORT_CRITERIA_FAILED_EXIT : 0

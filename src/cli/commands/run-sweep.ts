@@ -14,8 +14,8 @@ import type { RunServices, StartedRun } from '../../main/engine/start-run'
 import { runSweep, SWEEP_FILE, type SweepOptions } from '../../main/scenario/sweep-run'
 import { readRun, readSweep } from '../../main/store/run-store'
 import type { CliIo } from '../io'
-import { CRITERIA_FAILED_EXIT } from '../acceptance'
-import { judgeSweep, reportSweepAcceptance, sweepComparisonJson, sweepOverheadCsv } from '../sweep-exports'
+import { CRITERIA_FAILED_EXIT, reportVerdict } from '../acceptance'
+import { sweepOutputs } from '../comparison-outputs'
 import { writeExport } from '../write-export'
 
 /** The files `virtbench run` was asked to write from the comparison: for a sweep, every combination's. */
@@ -57,13 +57,14 @@ export async function runSweepCommand(
   if (matrices) io.stdout(`\n${matrices}`)
   results.forEach((r, i) => io.stdout(`step ${r.dir}: ${r.status} in ${r.seconds} s${runs[i]!.error ? `: ${runs[i]!.error}` : ''}\n`))
   const complete = results.length > 0 && results.every((r) => r.status === 'completed') && !stopping && results.length === expandSweep(sweep).length * (sweep.order === 'grouped' ? 1 : plan.repetitions)
-  // every combination's rows and verdict, as the table above compares them
-  const input = { factors: sweptFactors(sweep), combos }
-  if (exports.comparison) await writeExport(exports.comparison, sweepComparisonJson(input), 'Comparison', io)
-  if (exports.overheadCsv) await writeExport(exports.overheadCsv, sweepOverheadCsv(input), 'Overhead CSV', io)
-  const verdict = judgeSweep({ plan }, input)
-  // the sweep's document as virtbench report reads it (its id, name, plan, first start and last end)
-  if (verdict && results.length > 0) await reportSweepAcceptance((await readSweep(outDir)).run(), verdict, exports.junit, io, { runDir: outDir })
+  // every combination's rows and verdict, as the table above compares them; the sweep's document as
+  // virtbench report reads it (its id, name, plan, first start and last end)
+  const wanted = exports.comparison || exports.overheadCsv || plan.acceptance
+  const outputs = wanted && results.length > 0 ? sweepOutputs((await readSweep(outDir)).run(), results.map((r, i) => ({ label: r.label, run: runs[i]! }))) : undefined
+  if (outputs && exports.comparison) await writeExport(exports.comparison, outputs.comparisonJson(), 'Comparison', io)
+  if (outputs && exports.overheadCsv) await writeExport(exports.overheadCsv, outputs.overheadCsv(), 'Overhead CSV', io)
+  const verdict = outputs?.verdict()
+  if (verdict) await reportVerdict(verdict, exports.junit, io, { runDir: outDir })
   io.stdout(`\nSweep ${complete ? 'completed' : 'stopped'}: ${results.filter((r) => r.status === 'completed').length} of its steps completed.\nSweep record: ${path.join(outDir, SWEEP_FILE)}\n`)
   if (!complete) return 1
   return verdict && !verdict.passed ? CRITERIA_FAILED_EXIT : 0

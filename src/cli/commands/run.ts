@@ -7,6 +7,7 @@ import { PlanError } from '../../main/engine/planner'
 import { continueRun, startRun, TargetLookupError, type RunServices } from '../../main/engine/start-run'
 import { consentNeeded, runDomainsOf } from '../../main/scenario/run-domains'
 import { runSweepCommand } from './run-sweep'
+import { runOutputs } from '../comparison-outputs'
 import { writeExport } from '../write-export'
 import { firstStepRun, readSweepRecord, sweepFolderOf } from '../../main/scenario/sweep-run'
 import { beforeJobsInstalling, standardBeforeJobs } from '../../main/engine/before-jobs'
@@ -32,7 +33,6 @@ import { PresetError, readPresetFile } from '../../main/presets/presets'
 import { isPackId } from '../../main/tools/packs'
 import { compare } from '../../shared/compare'
 import { precisionAdvice } from '../../shared/compare/precision'
-import { comparisonExport, overheadCsv } from '../../shared/export/comparison-rows'
 import { formatPct } from '../../shared/format'
 import { ComparisonPlanSchema, type ComparisonPlan, type ComparisonPlanInput, type CustomTest } from '../../shared/model/plan'
 import type { Job, RunDocument, RunEvent } from '../../shared/model/run'
@@ -43,7 +43,7 @@ import { knownHostsFiles } from '../../main/ssh/host-key'
 import { decideOnTerminal } from '../host-key-prompt'
 import type { CliCommand, CliIo } from '../io'
 import { UsageError } from '../usage-error'
-import { CRITERIA_FAILED_EXIT, judgeRun, reportAcceptance, requireCriteria } from '../acceptance'
+import { CRITERIA_FAILED_EXIT, judgeRun, reportAcceptance, reportVerdict, requireCriteria } from '../acceptance'
 
 const USAGE = `Usage: virtbench run <preset.json> --out DIR [options]
        virtbench run --baseline NAME=ssh://USER@HOST[:PORT] --variant NAME=ssh://USER@HOST[:PORT] [--variant ...]
@@ -302,10 +302,11 @@ export const runCommand: CliCommand = {
     if (jobFiles.length > 0) io.stdout(`\nfio job files, as run (kept in the run document)\n${runJobFilesText(jobFiles)}`)
     const failed = run.jobs.filter((j) => j.status === 'failed')
     for (const job of failed) io.stdout(`failed: ${job.id} ${job.title} on ${job.side} (repetition ${job.repetition}): ${job.error ?? 'no reason'}\n`)
-    if (values.comparison) await writeExport(values.comparison, `${JSON.stringify(comparisonExport(comparison), null, 2)}\n`, 'Comparison', io)
-    if (values['overhead-csv']) await writeExport(values['overhead-csv'], overheadCsv(comparison), 'Overhead CSV', io)
-    const acceptance = judgeRun(run, comparison)
-    if (acceptance) await reportAcceptance(run, acceptance, values.junit, io, { runDir: outDir })
+    const outputs = runOutputs(run, comparison)
+    if (values.comparison) await writeExport(values.comparison, outputs.comparisonJson(), 'Comparison', io)
+    if (values['overhead-csv']) await writeExport(values['overhead-csv'], outputs.overheadCsv(), 'Overhead CSV', io)
+    const acceptance = outputs.verdict()
+    if (acceptance) await reportVerdict(acceptance, values.junit, io, { runDir: outDir })
     io.stdout(`\nRun ${status}: ${run.jobs.filter((j) => j.status === 'succeeded').length} of ${run.jobs.length} jobs succeeded.\nRun document: ${runFile}\n`)
     if (status !== 'completed' || stopping) return 1
     return acceptance && !acceptance.passed ? CRITERIA_FAILED_EXIT : 0

@@ -5,40 +5,34 @@
  */
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ExportPanel } from '../../../src/renderer/src/features/results/export-panel'
 import { compare } from '../../../src/shared/compare'
 import { overheadCsv } from '../../../src/shared/export/comparison-rows'
 import { findUnredacted, redactRun } from '../../../src/shared/export/redact'
+import { reportFileStem } from '../../../src/shared/report'
 import { comparisonInputOf } from '../../../src/shared/run-comparison'
+import { captureDownloads, type Downloads } from '../downloads'
 import { fakeApi } from '../fake-api'
 import { loopbackRun } from '../run-fixture'
 import { resetStore } from '../runs/helpers'
 
 const run = loopbackRun()
-let blobs: Blob[]
-let click: ReturnType<typeof vi.spyOn>
+let downloads: Downloads
 
 beforeEach(() => {
-  blobs = []
-  Object.assign(URL, {
-    createObjectURL: vi.fn((blob: Blob) => {
-      blobs.push(blob)
-      return 'blob:virtbench/run'
-    }),
-    revokeObjectURL: vi.fn()
-  })
-  click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined)
+  downloads = captureDownloads()
   resetStore(fakeApi({}))
   render(<ExportPanel run={run} />)
 })
-afterEach(() => click.mockRestore())
+afterEach(() => downloads.restore())
 
 describe('exporting the overhead table of a run from the app', () => {
   it('saves the comparison the results show, one row per variant and figure', async () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Save overhead CSV' }))
-    await waitFor(() => expect(blobs).toHaveLength(1))
-    expect(await blobs[0]!.text()).toBe(overheadCsv(compare(comparisonInputOf(run))))
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1))
+    expect(await downloads.blobs[0]!.text()).toBe(overheadCsv(compare(comparisonInputOf(run))))
+    expect(downloads.names).toEqual([`${reportFileStem(run)}-overhead.csv`])
     expect(screen.getByRole('status').textContent).toMatch(/^Saved virtbench-.*-overhead\.csv: one row per variant and figure, with the baseline, the relative %, its 95 % interval and the verdict\.$/)
   })
 
@@ -46,9 +40,10 @@ describe('exporting the overhead table of a run from the app', () => {
     const user = userEvent.setup()
     await user.click(screen.getByRole('checkbox', { name: /Leave out host names/ }))
     await user.click(screen.getByRole('button', { name: 'Save overhead CSV' }))
-    await waitFor(() => expect(blobs).toHaveLength(1))
-    const text = await blobs[0]!.text()
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1))
+    const text = await downloads.blobs[0]!.text()
     expect(text).toBe(overheadCsv(compare(comparisonInputOf(redactRun(run).run))))
+    expect(downloads.names).toEqual([`${reportFileStem(run)}-overhead-redacted.csv`])
     expect(findUnredacted(text, run)).toEqual([])
     // the guest by its role's pseudonym, as in the redacted PDF
     expect(text).toContain('\nguest 1 (cache=none),')

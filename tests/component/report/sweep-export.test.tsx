@@ -7,37 +7,29 @@ import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ExportPanel } from '../../../src/renderer/src/features/results/export-panel'
 import { parseCsv, runCsvRows } from '../../../src/shared/export/csv'
+import { captureDownloads, type Downloads } from '../downloads'
 import { fakeApi } from '../fake-api'
 import { resetStore } from '../runs/helpers'
 import { SWEEP_DIR, sweepFixture } from './sweep-fixture'
 
 const sweep = sweepFixture()
-let blobs: Blob[]
-let click: ReturnType<typeof vi.spyOn>
+let downloads: Downloads
 
 beforeEach(() => {
-  blobs = []
-  Object.assign(URL, {
-    createObjectURL: vi.fn((blob: Blob) => {
-      blobs.push(blob)
-      return 'blob:virtbench/sweep'
-    }),
-    revokeObjectURL: vi.fn()
-  })
-  click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined)
+  downloads = captureDownloads()
   resetStore(fakeApi({ 'runs:sweep': () => ({ sweep: true, plan: sweep.record.plan, total: sweep.steps.length, steps: sweep.steps, record: sweep.record }) }))
   render(<ExportPanel run={sweep.run} />)
 })
-afterEach(() => click.mockRestore())
+afterEach(() => downloads.restore())
 
 describe('exporting a sweep from the app', () => {
   it('saves a CSV with every step’s rows, each with its combination’s factor values', async () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Save CSV' }))
-    await waitFor(() => expect(blobs).toHaveLength(1))
-    const [header, ...rows] = parseCsv(await blobs[0]!.text())
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1))
+    const [header, ...rows] = parseCsv(await downloads.blobs[0]!.text())
     expect(header!.slice(0, 6)).toEqual(['sweep_id', 'sweep_name', 'step', 'combination', 'factor_cache', 'factor_io'])
     expect(rows.length).toBe(sweep.steps.reduce((n, s) => n + runCsvRows(s.run).length, 0))
     expect([...new Set(rows.map((r) => `${r[2]} ${r[4]} ${r[5]}`))]).toEqual([
@@ -51,8 +43,8 @@ describe('exporting a sweep from the app', () => {
 
   it('saves the overhead CSV of every combination, each against the baseline of its own step', async () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Save overhead CSV' }))
-    await waitFor(() => expect(blobs).toHaveLength(1))
-    const [header, ...rows] = parseCsv(await blobs[0]!.text())
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1))
+    const [header, ...rows] = parseCsv(await downloads.blobs[0]!.text())
     expect(header!.slice(0, 4)).toEqual(['combination', 'factor_cache', 'factor_io', 'variant'])
     const metric = header!.indexOf('metric')
     const verdict = header!.indexOf('verdict')
@@ -68,8 +60,8 @@ describe('exporting a sweep from the app', () => {
 
   it('saves a JSON with sweep.json’s record and every step’s run', async () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Save JSON' }))
-    await waitFor(() => expect(blobs).toHaveLength(1))
-    const doc = JSON.parse(await blobs[0]!.text()) as { kind: string; record: unknown; steps: { dir: string; run: { id: string } }[] }
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1))
+    const doc = JSON.parse(await downloads.blobs[0]!.text()) as { kind: string; record: unknown; steps: { dir: string; run: { id: string } }[] }
     expect(doc.kind).toBe('virtbench-sweep')
     expect(doc.record).toEqual(JSON.parse(readFileSync(path.join(SWEEP_DIR, 'sweep.json'), 'utf8')))
     expect(doc.steps.map((s) => s.run.id)).toEqual(sweep.steps.map((s) => s.run.id))
