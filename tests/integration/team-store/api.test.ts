@@ -116,7 +116,7 @@ describe('the team store through the API', () => {
   })
 
   it('says when no store is set, and lists queued publishes while the store is down', async () => {
-    const bare = createApi({ transport: 'bridge', dataDir: mkdtempSync(path.join(os.tmpdir(), 'vb-team-bare-')), versions: { node: process.versions.node }, secrets: new MemorySecretStore() })
+    const bare = createApi({ transport: 'bridge', dataDir: mkdtempSync(path.join(dataDir, 'bare-')), versions: { node: process.versions.node }, secrets: new MemorySecretStore() })
     const unset = await dispatch(bare.handlers, 'team:list', {})
     expect(!unset.ok && unset.error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('No team store is set') })
 
