@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { writeFileAtomic } from '../main/fs/atomic-file'
-import { acceptanceText, judgeAcceptance, junitXml, type AcceptanceResult } from '../shared/criteria'
+import { acceptanceText, judgeAcceptance, junitXml, type AcceptanceResult, type JunitInput } from '../shared/criteria'
 import type { Comparison } from '../shared/model/comparison'
 import type { RunDocument } from '../shared/model/run'
 import type { CliIo } from './io'
@@ -52,13 +52,18 @@ export async function reportAcceptance(run: RunDocument, result: AcceptanceResul
 
 /** The JUnit XML of a run's acceptance verdict. */
 export function junitOf(run: RunDocument, result: AcceptanceResult, runDir?: string): string {
+  return junitXml(result, junitInputOf(run, runDir))
+}
+
+/** A run's JUnit suite as CI servers group it: named after its plan, timed from its start to its end, its id, folder and VirtBench version. */
+export function junitInputOf(run: RunDocument, runDir?: string): JunitInput {
   const started = Date.parse(run.createdAt)
   const ended = Date.parse(run.endedAt ?? run.updatedAt)
-  return junitXml(result, {
+  return {
     suite: run.plan.name,
     className: `virtbench.${run.plan.name.replace(/[^A-Za-z0-9_-]+/g, '_')}`,
     timestamp: run.createdAt,
     seconds: Number.isFinite(started) && Number.isFinite(ended) ? (ended - started) / 1000 : 0,
     properties: { 'virtbench.run.id': run.id, 'virtbench.version': run.app.version, ...(runDir ? { 'virtbench.run.dir': runDir } : {}) }
-  })
+  }
 }

@@ -7,11 +7,11 @@
 import { compare } from '../shared/compare'
 import { acceptanceText, judgeAcceptance, junitSuitesXml } from '../shared/criteria'
 import { comparisonExport, overheadCsv } from '../shared/export/comparison-rows'
-import { sweepComparisonExport, sweepComparisonInput, sweepOverheadCsv, type SweepComparisonInput } from '../shared/export/sweep-comparison'
+import { sweepComparisonExport, sweepOverheadCsv, type SweepComparisonInput } from '../shared/export/sweep-comparison'
 import type { Comparison } from '../shared/model/comparison'
 import type { RunDocument } from '../shared/model/run'
 import { comparisonInputOf } from '../shared/run-comparison'
-import { judgeRun, runVerdict, type Verdict } from './acceptance'
+import { judgeRun, junitInputOf, runVerdict, type Verdict } from './acceptance'
 
 export interface ComparisonOutputs {
   /** The `--comparison` JSON. */
@@ -34,9 +34,11 @@ export function runOutputs(run: RunDocument, comparison: Comparison = compare(co
   }
 }
 
-/** A sweep's outputs: `run` is its document (plan, name, id, times), `steps` every step with its run. */
-export function sweepOutputs(run: RunDocument, steps: readonly { label: string; run?: RunDocument }[]): ComparisonOutputs {
-  const input = sweepComparisonInput(run, steps)
+/**
+ * A sweep's outputs: `run` is its document (plan, name, id, times), `input` its combinations with
+ * their comparisons (`sweepComparisonInput`, or the sweep table's own).
+ */
+export function sweepOutputs(run: RunDocument, input: SweepComparisonInput): ComparisonOutputs {
   return {
     comparisonJson: () => `${JSON.stringify(sweepComparisonExport(input), null, 2)}\n`,
     overheadCsv: () => sweepOverheadCsv(input),
@@ -65,16 +67,13 @@ function sweepVerdict(run: RunDocument, input: SweepComparisonInput): Verdict | 
   const head = `Acceptance of the sweep: ${passed ? 'PASSED' : 'FAILED'} (${passedCount} of ${combos.length} combination${combos.length === 1 ? '' : 's'} passed${unmeasured > 0 ? `; ${unmeasured} not measured` : ''})\n`
   const parts = combos.map((c) => (c.result ? `${c.label}: ${acceptanceText(c.result)}` : `${c.label}: not measured (no step of the sweep measured this combination)\n`))
   const junit = (runDir?: string): string => {
-    const started = Date.parse(run.createdAt)
-    const ended = Date.parse(run.endedAt ?? run.updatedAt)
-    const className = `virtbench.${run.plan.name.replace(/[^A-Za-z0-9_-]+/g, '_')}`
-    const properties = { 'virtbench.run.id': run.id, 'virtbench.version': run.app.version, ...(runDir ? { 'virtbench.run.dir': runDir } : {}) }
+    const base = junitInputOf(run, runDir)
     return junitSuitesXml(
       combos.map((c) => ({
-        input: { suite: `${run.plan.name} · ${c.label}`, className, timestamp: run.createdAt, seconds: 0, properties: { ...properties, 'virtbench.sweep.combination': c.label } },
+        input: { ...base, suite: `${base.suite} · ${c.label}`, seconds: 0, properties: { ...base.properties, 'virtbench.sweep.combination': c.label } },
         ...(c.result ? { result: c.result } : { notJudged: `${c.label} was not measured: the sweep ended before any step of it completed` })
       })),
-      Number.isFinite(started) && Number.isFinite(ended) ? (ended - started) / 1000 : 0
+      base.seconds
     )
   }
   return { passed, text: [head, ...parts].join('\n'), junit }

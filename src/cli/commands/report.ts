@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { runCsv, sweepCsv } from '../../shared/export/csv'
+import { sweepComparisonInput } from '../../shared/export/sweep-comparison'
 import { sweepJson } from '../../shared/export/sweep-json'
 import { reportInputOf } from '../../shared/report-input'
 import { PAPER_SIZES, ReportOptionsSchema, type PaperSize, type ReportOptions } from '../../shared/report'
@@ -160,7 +161,7 @@ async function writeOutputs(values: ReportOutputs, given: string, data: ReportOp
   let criteriaFailed = false
   if (values.comparison || values['overhead-csv'] || values.junit) {
     // a sweep's every combination, as its table compares them, not only the latest step
-    const outputs = input.sweep ? sweepOutputs(input.run, input.sweep.steps) : runOutputs(input.run)
+    const outputs = input.sweep ? sweepOutputs(input.run, sweepComparisonInput(input.run, input.sweep.steps)) : runOutputs(input.run)
     if (values.comparison) await output(values.comparison, outputs.comparisonJson(), io, 'Comparison')
     if (values['overhead-csv']) await output(values['overhead-csv'], outputs.overheadCsv(), io, 'Overhead CSV')
     const verdict = values.junit !== undefined ? outputs.verdict() : undefined

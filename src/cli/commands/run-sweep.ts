@@ -7,6 +7,7 @@
  */
 import path from 'node:path'
 import type { ComparisonPlan } from '../../shared/model/plan'
+import type { RunDocument } from '../../shared/model/run'
 import { expandSweep, sweptFactors } from '../../shared/sweep/expand'
 import { sweepCombos } from '../../shared/sweep/sweep-combos'
 import { sweepMatrices, sweepTable } from '../../shared/sweep/sweep-table'
@@ -53,14 +54,17 @@ export async function runSweepCommand(
   const runs = await Promise.all(results.map((r) => readRun(path.join(outDir, r.dir))))
   const combos = sweepCombos(sweep, results.map((r, i) => ({ label: r.label, run: runs[i]! })))
   io.stdout(`\nSweep of ${sweep.target} (${sweep.domain}), relative to ${plan.baseline.target}\n${sweepTable({ combos })}`)
-  const matrices = sweepMatrices({ combos }, sweptFactors(sweep))
+  const factors = sweptFactors(sweep)
+  const matrices = sweepMatrices({ combos }, factors)
   if (matrices) io.stdout(`\n${matrices}`)
   results.forEach((r, i) => io.stdout(`step ${r.dir}: ${r.status} in ${r.seconds} s${runs[i]!.error ? `: ${runs[i]!.error}` : ''}\n`))
   const complete = results.length > 0 && results.every((r) => r.status === 'completed') && !stopping && results.length === expandSweep(sweep).length * (sweep.order === 'grouped' ? 1 : plan.repetitions)
-  // every combination's rows and verdict, as the table above compares them; the sweep's document as
-  // virtbench report reads it (its id, name, plan, first start and last end)
+  // every combination's rows and verdict: the table's combinations above, under the sweep's document
+  // as virtbench report reads it (its id, name, plan, first start and last end), from the runs read above
   const wanted = exports.comparison || exports.overheadCsv || plan.acceptance
-  const outputs = wanted && results.length > 0 ? sweepOutputs((await readSweep(outDir)).run(), results.map((r, i) => ({ label: r.label, run: runs[i]! }))) : undefined
+  const read = new Map(results.map((r, i) => [path.join(outDir, r.dir), runs[i]!]))
+  const document = async (): Promise<RunDocument> => (await readSweep(outDir, async (dir) => read.get(dir) ?? readRun(dir))).run()
+  const outputs = wanted && results.length > 0 ? sweepOutputs(await document(), { factors, combos }) : undefined
   if (outputs && exports.comparison) await writeExport(exports.comparison, outputs.comparisonJson(), 'Comparison', io)
   if (outputs && exports.overheadCsv) await writeExport(exports.overheadCsv, outputs.overheadCsv(), 'Overhead CSV', io)
   const verdict = outputs?.verdict()

@@ -78,14 +78,7 @@ export interface JunitSuite {
 export function junitSuitesXml(suites: readonly JunitSuite[], totalSeconds: number): string {
   return junitDocument(
     suites.map((s) =>
-      s.result
-        ? suiteOf(s.result, s.input)
-        : {
-            tests: 1,
-            failures: 0,
-            errors: 1,
-            xml: suiteXml(s.input, { tests: 1, failures: 0, errors: 1 }, `    <testcase${attrs({ classname: s.input.className, name: 'measured', time: seconds(0) })}>\n      <error${attrs({ message: s.notJudged ?? 'not measured', type: 'not-measured' })}>${xmlText(s.notJudged ?? 'not measured')}</error>\n    </testcase>`)
-          }
+      s.result ? suiteOf(s.result, s.input) : notMeasuredSuite(s.input, s.notJudged ?? 'not measured')
     ),
     totalSeconds
   )
@@ -101,6 +94,13 @@ interface SuitePart {
 function suiteOf(result: AcceptanceResult, input: JunitInput): SuitePart {
   const totals = { tests: result.results.length, failures: result.counts.failed, errors: result.counts.error }
   return { ...totals, xml: suiteXml(input, totals, result.results.map((r) => caseXml(r, input.className)).join('\n')) }
+}
+
+/** A suite of one test case in error: nothing was measured to judge. */
+function notMeasuredSuite(input: JunitInput, why: string): SuitePart {
+  const totals = { tests: 1, failures: 0, errors: 1 }
+  const testcase = `    <testcase${attrs({ classname: input.className, name: 'measured', time: seconds(0) })}>\n      <error${attrs({ message: why, type: 'not-measured' })}>${xmlText(why)}</error>\n    </testcase>`
+  return { ...totals, xml: suiteXml(input, totals, testcase) }
 }
 
 function suiteXml(input: JunitInput, totals: { tests: number; failures: number; errors: number }, cases: string): string {

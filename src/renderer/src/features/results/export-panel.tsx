@@ -4,7 +4,6 @@ import type { RunDocument } from '../../../../shared/model/run'
 import { compare } from '../../../../shared/compare'
 import { overheadCsv } from '../../../../shared/export/comparison-rows'
 import { runCsv, sweepCsv } from '../../../../shared/export/csv'
-import { redactRun } from '../../../../shared/export/redact'
 import { sweepComparisonInput, sweepOverheadCsv } from '../../../../shared/export/sweep-comparison'
 import { sweepJson } from '../../../../shared/export/sweep-json'
 import { PAPER_MM, PAPER_SIZES, reportFileStem, type PaperSize, type ReportOptions } from '../../../../shared/report'
@@ -71,9 +70,10 @@ export function ExportPanel({ run, printable = true }: { run: RunDocument; print
     try {
       const sweep = await sweepSteps()
       if (kind === 'overhead') {
-        // the overhead table for a spreadsheet, as virtbench report --overhead-csv writes it; a sweep's every combination
-        const steps = sweep?.steps.map((s) => ({ label: s.label, ...(s.run ? { run: redact ? redactRun(s.run).run : s.run } : {}) }))
-        const text = sweep && steps ? sweepOverheadCsv(sweepComparisonInput(run, steps)) : overheadCsv(compare(comparisonInputOf(exported())))
+        // the overhead table for a spreadsheet, as virtbench report --overhead-csv writes it (from the same
+        // report input, redacted when asked); a sweep's every combination
+        const input = reportInputOf(run, options(), { appVersion: __APP_VERSION__, now: new Date() }, sweep ? { total: sweep.total, steps: sweep.steps } : undefined)
+        const text = input.sweep ? sweepOverheadCsv(sweepComparisonInput(input.run, input.sweep.steps)) : overheadCsv(compare(comparisonInputOf(input.run)))
         downloadBlob(name, new Blob([text], { type: 'text/csv' }))
         setStatus({ kind: 'done', text: `Saved ${name}: one row per ${sweep ? 'combination, ' : ''}variant and figure, with the baseline, the relative %, its 95 % interval and the verdict.` })
       } else if (kind === 'csv') {
